@@ -1,0 +1,42 @@
+/**
+ * The `delivery-planner` command. Each subcommand lives in its own module, loaded on demand, and
+ * exports `main(argv): Promise<number>` returning the exit code. A subcommand reports bad input
+ * by throwing a `UsageError` (exit 2) or any Error (exit 1): one line on stderr, never a stack.
+ */
+import { UsageError } from './cli/usage-error.js';
+
+interface CommandModule {
+  main(argv: string[]): Promise<number>;
+}
+
+const commands: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
+  // Each part of the project registers its subcommand here, one line each.
+};
+
+function help(): string {
+  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(8)} ${c.summary}`);
+  return ['usage: delivery-planner <command> [options]', '', 'commands:', ...lines].join('\n');
+}
+
+async function run(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(help() + '\n');
+    return name === undefined ? 2 : 0;
+  }
+  const command = commands[name];
+  if (!command) throw new UsageError(`unknown command '${name}' (try: ${Object.keys(commands).join(', ')})`);
+  const module = await command.load();
+  return module.main(rest);
+}
+
+run(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`delivery-planner: ${message.split('\n')[0]}\n`);
+    process.exitCode = err instanceof UsageError ? 2 : 1;
+  },
+);

@@ -1,0 +1,141 @@
+/**
+ * The problem and result contract of the engine: what `solve(problem, options)` takes and gives.
+ *
+ * Plain JSON-shaped objects, so the same format serves the library, the CLI (`--format json`),
+ * the worker-thread pool (structured clone) and the planning-job layer. The zod schema in
+ * `src/schema` validates this shape at the boundary; the core trusts it afterwards.
+ *
+ * Units are the problem's own, but must be consistent: times, shifts, windows, service times and
+ * matrix durations on one time axis (the service uses seconds since local midnight of the
+ * delivery date); distances in one unit (the service uses metres). Solomon files use their
+ * abstract units (travel time = distance).
+ */
+
+/** How travel distances and durations between locations are obtained. */
+export type MatrixInput =
+  /** Planar coordinates; distance is Euclidean, duration = distance / speed (speed defaults to 1). */
+  | {
+      kind: 'euclidean';
+      coordinates: Array<[x: number, y: number]>;
+      /** `trunc1`: every arc floor(10 d) / 10, used for cost and time (DIMACS convention). */
+      rounding?: 'none' | 'trunc1';
+      speed?: number;
+    }
+  /** Geographic coordinates; great-circle distance in metres times a detour factor, at a speed. */
+  | {
+      kind: 'haversine';
+      coordinates: Array<[lat: number, lon: number]>;
+      /** Average speed in km/h; durations come out in seconds. */
+      speedKmh: number;
+      /** Multiplier on the great-circle distance (roads are not straight); default 1.3. */
+      detourFactor?: number;
+    }
+  /** Given square matrices; `null` means there is no road from row to column. */
+  | {
+      kind: 'explicit';
+      distance: Array<Array<number | null>>;
+      duration: Array<Array<number | null>>;
+    };
+
+export interface DepotInput {
+  id: string;
+  /** Index into the matrix's locations. */
+  location: number;
+}
+
+export interface VehicleInput {
+  id: string;
+  capacity: { weight: number; volume: number };
+  /** [earliest departure from the start depot, latest arrival at the end depot]. */
+  shift: [start: number, end: number];
+  startDepot: string;
+  endDepot: string;
+  /** Limit on the route's total distance. */
+  maxDistance?: number;
+  /** Limit on the route's duration, from leaving the start depot to arriving at the end depot. */
+  maxDuration?: number;
+  /** Limit on the number of orders on the route. */
+  maxOrders?: number;
+  /** Features this vehicle has (for example `refrigerated`). */
+  features?: string[];
+}
+
+export interface OrderInput {
+  id: string;
+  location: number;
+  weight: number;
+  volume: number;
+  serviceTime: number;
+  /** [earliest, latest] start of service; absent means any time within the shift. */
+  timeWindow?: [start: number, end: number];
+  /** Every one of these must be among the vehicle's features. */
+  requiredFeatures?: string[];
+}
+
+export interface ProblemInput {
+  name?: string;
+  matrix: MatrixInput;
+  depots: DepotInput[];
+  vehicles: VehicleInput[];
+  orders: OrderInput[];
+}
+
+export type Objective = 'distance' | 'duration' | 'vehicles';
+
+export interface SolveOptions {
+  /** Wall-clock limit in seconds; hard: the best solution so far comes back at the deadline. */
+  timeLimit?: number;
+  /** Iteration budget; with a seed it makes runs reproducible regardless of machine speed. */
+  iterations?: number;
+  seed?: number;
+  /** `distance` (default), `duration`, or `vehicles` (fewest vehicles first, then distance). */
+  objective?: Objective;
+}
+
+export type UnassignedReason =
+  | 'capacity'
+  | 'time_window'
+  | 'max_distance'
+  | 'max_duration'
+  | 'max_orders'
+  | 'requirements'
+  | 'no_vehicle'
+  | 'unroutable';
+
+export interface StopResult {
+  orderId: string;
+  location: number;
+  /** Arrival at the order's location. */
+  arrival: number;
+  /** Start of service: max(arrival, window start). */
+  start: number;
+  /** start + service time. */
+  departure: number;
+  /** Load on board after this stop (deliveries: what is still to be delivered). */
+  load: { weight: number; volume: number };
+  /** Distance travelled from the start depot up to this stop. */
+  distance: number;
+}
+
+export interface RouteResult {
+  vehicleId: string;
+  /** Departure from the start depot, chosen so that the route wastes no time waiting needlessly. */
+  start: number;
+  /** Arrival at the end depot. */
+  end: number;
+  stops: StopResult[];
+  distance: number;
+  /** end - start. */
+  duration: number;
+  /** Total delivered load. */
+  load: { weight: number; volume: number };
+}
+
+export interface SolveResult {
+  routes: RouteResult[];
+  distance: number;
+  duration: number;
+  vehicles: number;
+  unassigned: Array<{ orderId: string; reason: UnassignedReason }>;
+  stats: { elapsedMs: number; iterations: number };
+}
