@@ -1,0 +1,162 @@
+/**
+ * Webhook delivery: `publish` writes one delivery per matching subscription into the outbox
+ * (synchronously, so an accepted event is persisted before the caller goes on); a background loop
+ * sends what is due, signed, with a per-request time-out, a bounded number in flight, and growing
+ * delays between tries. Nothing here is awaited by the API or the planner: a slow or dead
+ * receiver costs one slot of the loop for at most the time-out.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Delivery, WebhookOutbox } from './outbox.js';
+import { signatureHeader } from './signature.js';
+
+export interface Subscription {
+  id: number;
+  url: string;
+  secret: string;
+}
+
+/**
+ * Delays between tries: a few seconds at first, hours at the end; 11 tries over about 25.7 hours
+ * (the Standard Webhooks schedule, stretched past the 24 h that operations.md asks for).
+ */
+export const defaultRetryDelaysMs: readonly number[] = [
+  5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000, 28_800_000, 36_000_000,
+];
+
+export interface WebhookDispatcherOptions {
+  outbox: WebhookOutbox;
+  /** The subscriptions of a company that asked for an event. */
+  subscriptions: (companyId: number, event: string) => Subscription[];
+  /** A 2xx within this many milliseconds delivers; operations.md: 10 s. */
+  timeoutMs?: number;
+  /** Delay before try k+2 after try k+1 failed; past the end the delivery is given up. */
+  retryDelaysMs?: readonly number[];
+  /** Deliveries in flight at once. */
+  concurrency?: number;
+  /** Longest sleep of the loop between looks at the outbox. */
+  pollMs?: number;
+  now?: () => number;
+  onError?: (delivery: Delivery, error: string) => void;
+}
+
+export class WebhookDispatcher {
+  private readonly o: Required<Omit<WebhookDispatcherOptions, 'onError'>> & Pick<WebhookDispatcherOptions, 'onError'>;
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly stopping = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+
+  constructor(options: WebhookDispatcherOptions) {
+    this.o = {
+      timeoutMs: 10_000,
+      retryDelaysMs: defaultRetryDelaysMs,
+      concurrency: 8,
+      pollMs: 1_000,
+      now: Date.now,
+      ...options,
+    };
+  }
+
+  /** Queues `event` for every subscription of the company; returns the delivery ids. */
+  publish(companyId: number, event: string, data: unknown): string[] {
+    const now = this.o.now();
+    const createdAt = new Date(now).toISOString();
+    const deliveries = this.o.subscriptions(companyId, event).map((s) => {
+      const id = randomUUID();
+      const body = JSON.stringify({ id, event, created_at: createdAt, data });
+      return { id, subscriptionId: s.id, url: s.url, secret: s.secret, event, body, createdAt: now };
+    });
+    if (deliveries.length > 0) {
+      this.o.outbox.add(deliveries);
+      this.kick();
+    }
+    return deliveries.map((d) => d.id);
+  }
+
+  start(): void {
+    if (this.running || this.stopping.signal.aborted) return;
+    this.running = true;
+    this.kick();
+  }
+
+  /** Stops the loop and aborts what is in flight; those stay pending and go out after a restart. */
+  async stop(): Promise<void> {
+    this.running = false;
+    clearTimeout(this.timer);
+    this.stopping.abort();
+    await Promise.allSettled(this.inFlight.values());
+  }
+
+  /** Resolves once nothing is in flight and nothing is due now (for tests and shutdown). */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0 || (this.running && (this.o.outbox.nextDue() ?? Infinity) <= this.o.now())) {
+      await Promise.race([...this.inFlight.values(), new Promise((r) => setTimeout(r, 10))]);
+    }
+  }
+
+  private kick(): void {
+    if (!this.running) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.tick(), 0);
+  }
+
+  private tick(): void {
+    if (!this.running) return;
+    const free = this.o.concurrency - this.inFlight.size;
+    if (free > 0) {
+      for (const d of this.o.outbox.due(this.o.now(), free, new Set(this.inFlight.keys()))) {
+        const attempt = this.send(d).finally(() => {
+          this.inFlight.delete(d.id);
+          this.kick();
+        });
+        this.inFlight.set(d.id, attempt);
+      }
+    }
+    const next = this.o.outbox.nextDue();
+    const wait = next === null ? this.o.pollMs : Math.min(this.o.pollMs, Math.max(0, next - this.o.now()));
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.tick(), Math.max(wait, 5));
+    this.timer.unref();
+  }
+
+  private async send(d: Delivery): Promise<void> {
+    const attempts = d.attempts + 1;
+    let problem: string;
+    try {
+      const response = await fetch(d.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'delivery-planner-webhooks/1',
+          'x-planner-delivery-id': d.id,
+          'x-planner-event': d.event,
+          'x-planner-signature': signatureHeader(d.secret, Math.floor(this.o.now() / 1000), d.body),
+        },
+        body: d.body,
+        redirect: 'manual',
+        signal: AbortSignal.any([AbortSignal.timeout(this.o.timeoutMs), this.stopping.signal]),
+      });
+      await response.body?.cancel().catch(() => undefined);
+      if (response.status >= 200 && response.status < 300) {
+        this.o.outbox.delivered(d.id, attempts, this.o.now());
+        return;
+      }
+      problem = `HTTP ${response.status}`;
+    } catch (err) {
+      if (this.stopping.signal.aborted) return; // shutting down: leave it pending, untouched
+      problem = err instanceof Error && err.name === 'TimeoutError' ? `no answer within ${this.o.timeoutMs} ms` : describe(err);
+    }
+    const delay = this.o.retryDelaysMs[attempts - 1];
+    if (delay === undefined) this.o.outbox.giveUp(d.id, attempts, problem);
+    else this.o.outbox.retryLater(d.id, attempts, this.o.now() + delay, problem);
+    this.o.onError?.(d, problem);
+  }
+}
+
+function describe(err: unknown): string {
+  if (err instanceof Error) {
+    const cause = (err as Error & { cause?: unknown }).cause;
+    return cause instanceof Error ? `${err.message}: ${cause.message}` : err.message;
+  }
+  return String(err);
+}

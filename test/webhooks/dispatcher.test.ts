@@ -1,0 +1,194 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WebhookDispatcher, type Subscription } from '../../src/webhooks/dispatcher.js';
+import { SqliteWebhookOutbox } from '../../src/webhooks/outbox.js';
+import { verifySignature } from '../../src/webhooks/signature.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+
+const secret = 'whsec_test_secret';
+
+describe('webhook dispatcher', () => {
+  let dir: string;
+  let db: Database.Database;
+  let receivers: WebhookReceiver[];
+  let dispatchers: WebhookDispatcher[];
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'webhooks-'));
+    db = new Database(join(dir, 'planner.db'));
+    db.pragma('journal_mode = WAL');
+    receivers = [];
+    dispatchers = [];
+  });
+
+  afterEach(async () => {
+    for (const d of dispatchers) await d.stop();
+    for (const r of receivers) await r.close();
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function receiver(plan: Array<number | 'hang'> = []) {
+    const r = await startWebhookReceiver(plan);
+    receivers.push(r);
+    return r;
+  }
+
+  function dispatcher(subs: Subscription[], options: Partial<ConstructorParameters<typeof WebhookDispatcher>[0]> = {}, database = db) {
+    const d = new WebhookDispatcher({
+      outbox: new SqliteWebhookOutbox(database),
+      subscriptions: (companyId) => (companyId === 1 ? subs : []),
+      retryDelaysMs: [20, 20, 20],
+      timeoutMs: 2_000,
+      pollMs: 20,
+      ...options,
+    });
+    dispatchers.push(d);
+    return d;
+  }
+
+  it('delivers a signed body with the delivery id and event headers', async () => {
+    const r = await receiver();
+    const d = dispatcher([{ id: 7, url: r.url, secret }]);
+    d.start();
+    const [id] = d.publish(1, 'planning_job.finished', { job_id: 3, status: 'done' });
+    const [got] = await r.waitFor(1);
+    await d.settled();
+
+    expect(got.headers['x-planner-delivery-id']).toBe(id);
+    expect(got.headers['x-planner-event']).toBe('planning_job.finished');
+    expect(got.headers['content-type']).toBe('application/json');
+    const body = JSON.parse(got.body);
+    expect(body).toMatchObject({ id, event: 'planning_job.finished', data: { job_id: 3, status: 'done' } });
+    expect(body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+    const header = String(got.headers['x-planner-signature']);
+    expect(verifySignature(secret, header, got.body, Math.floor(Date.now() / 1000))).toBe(true);
+    expect(verifySignature('another-secret', header, got.body, Math.floor(Date.now() / 1000))).toBe(false);
+    expect(verifySignature(secret, header, got.body.replace('done', 'fail'), Math.floor(Date.now() / 1000))).toBe(false);
+
+    const stored = new SqliteWebhookOutbox(db).get(id)!;
+    expect(stored.status).toBe('delivered');
+    expect(stored.attempts).toBe(1);
+  });
+
+  it('a company without subscriptions queues nothing', () => {
+    const d = dispatcher([]);
+    expect(d.publish(2, 'order.status_changed', {})).toEqual([]);
+    expect(new SqliteWebhookOutbox(db).list()).toEqual([]);
+  });
+
+  it('retries a 500 with the same delivery id and the same body until a 200', async () => {
+    const r = await receiver([500, 503]);
+    const d = dispatcher([{ id: 1, url: r.url, secret }]);
+    d.start();
+    const [id] = d.publish(1, 'order.status_changed', { order_id: 5, status: 'in_route' });
+    const got = await r.waitFor(3);
+    await d.settled();
+    expect(got.map((g) => g.headers['x-planner-delivery-id'])).toEqual([id, id, id]);
+    expect(new Set(got.map((g) => g.body)).size).toBe(1);
+    expect(got.map((g) => g.status)).toEqual([500, 503, 200]);
+    const stored = new SqliteWebhookOutbox(db).get(id)!;
+    expect(stored).toMatchObject({ status: 'delivered', attempts: 3 });
+    // No further request after delivery.
+    await new Promise((res) => setTimeout(res, 100));
+    expect(r.received).toHaveLength(3);
+  });
+
+  it('gives up once the retry schedule is spent, keeping the last error', async () => {
+    const r = await receiver([500, 500, 500, 500, 500]);
+    const d = dispatcher([{ id: 1, url: r.url, secret }], { retryDelaysMs: [10, 10] });
+    d.start();
+    const [id] = d.publish(1, 'order.status_changed', {});
+    await r.waitFor(3);
+    await d.settled();
+    expect(new SqliteWebhookOutbox(db).get(id)).toMatchObject({ status: 'failed', attempts: 3, lastError: 'HTTP 500' });
+  });
+
+  it('a receiver that never answers does not hold up another subscription', async () => {
+    const dead = await receiver(['hang']);
+    const good = await receiver();
+    const d = dispatcher(
+      [
+        { id: 1, url: dead.url, secret },
+        { id: 2, url: good.url, secret },
+      ],
+      { timeoutMs: 60_000 },
+    );
+    d.start();
+    const [deadId, goodId] = d.publish(1, 'planning_job.finished', { job_id: 1 });
+    await good.waitFor(1);
+    await dead.waitFor(1);
+    const outbox = new SqliteWebhookOutbox(db);
+    while (outbox.get(goodId)!.status !== 'delivered') await new Promise((res) => setTimeout(res, 10));
+    // The dead receiver's request is still open: untouched, not yet counted as a try.
+    expect(outbox.get(deadId)).toMatchObject({ status: 'pending', attempts: 0 });
+    // Shutting down aborts it and leaves it pending for the next start.
+    await d.stop();
+    expect(outbox.get(deadId)).toMatchObject({ status: 'pending', attempts: 0 });
+  });
+
+  it('a receiver that does not answer in time counts as a failed try', async () => {
+    const dead = await receiver(['hang']);
+    const d = dispatcher([{ id: 1, url: dead.url, secret }], { timeoutMs: 100, retryDelaysMs: [60_000] });
+    d.start();
+    const [id] = d.publish(1, 'planning_job.finished', { job_id: 1 });
+    await dead.waitFor(1);
+    await d.settled();
+    const stuck = new SqliteWebhookOutbox(db).get(id)!;
+    expect(stuck).toMatchObject({ status: 'pending', attempts: 1, lastError: 'no answer within 100 ms' });
+    expect(stuck.nextAttemptAt).toBeGreaterThan(Date.now() + 30_000);
+  });
+
+  it('a receiver that is down is retried, not lost', async () => {
+    const r = await receiver();
+    const url = r.url;
+    await r.close();
+    receivers = [];
+    const d = dispatcher([{ id: 1, url, secret }], { retryDelaysMs: [60_000] });
+    d.start();
+    const [id] = d.publish(1, 'order.status_changed', {});
+    await d.settled();
+    const stored = new SqliteWebhookOutbox(db).get(id)!;
+    expect(stored.status).toBe('pending');
+    expect(stored.attempts).toBe(1);
+    expect(stored.lastError).toMatch(/fetch failed/);
+  });
+
+  it('deliveries queued before a restart go out after it, with their ids', async () => {
+    const path = join(dir, 'restart.db');
+    const first = new Database(path);
+    const r = await receiver();
+    // Published but never sent: the process "dies" before its loop ran.
+    const before = dispatcher([{ id: 1, url: r.url, secret }], {}, first);
+    const ids = [before.publish(1, 'order.status_changed', { n: 1 }), before.publish(1, 'order.status_changed', { n: 2 })].flat();
+    first.close();
+
+    const second = new Database(path);
+    try {
+      const after = dispatcher([], {}, second);
+      after.start();
+      const got = await r.waitFor(2);
+      await after.settled();
+      expect(got.map((g) => g.headers['x-planner-delivery-id']).sort()).toEqual([...ids].sort());
+      expect(new SqliteWebhookOutbox(second).list().map((x) => x.status)).toEqual(['delivered', 'delivered']);
+    } finally {
+      await dispatchers.at(-1)!.stop();
+      second.close();
+    }
+  });
+});
+
+describe('webhook signature', () => {
+  it('refuses a timestamp older than the tolerance and a malformed header', async () => {
+    const { signatureHeader } = await import('../../src/webhooks/signature.js');
+    const header = signatureHeader(secret, 1_000_000, '{}');
+    expect(header).toMatch(/^t=1000000,v1=[0-9a-f]{64}$/);
+    expect(verifySignature(secret, header, '{}', 1_000_100)).toBe(true);
+    expect(verifySignature(secret, header, '{}', 1_000_400)).toBe(false);
+    expect(verifySignature(secret, 'garbage', '{}', 1_000_000)).toBe(false);
+    expect(verifySignature(secret, 't=1000000,v1=zz', '{}', 1_000_000)).toBe(false);
+  });
+});
