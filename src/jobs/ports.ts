@@ -1,0 +1,228 @@
+/**
+ * The storage port of the planning-job layer: everything the job service reads and writes.
+ *
+ * Two implementations: `MemoryPlanningStore` (src/jobs/memory-store.ts, tests and embedding) and
+ * the SQLite store of the service. Both must pass the same behaviour (test/jobs/store-contract.ts).
+ *
+ * Conventions:
+ * - Every read takes the company id: records of another company are treated as missing.
+ * - Ids are positive integers assigned by the store.
+ * - Timestamps are ISO 8601 UTC strings with a trailing Z, passed in by the caller (the job
+ *   service owns the clock), so a store never reads the time itself.
+ * - Numbers are plain JS numbers in the units named by the field (kg, m3, km, minutes); the HTTP
+ *   layer formats them as the contract's decimal strings.
+ * - Methods may be synchronous or return promises: the job service awaits every call.
+ */
+
+export type JobStatus = 'queued' | 'running' | 'done' | 'failed';
+
+/** The effective input of a job, as section 2.2 shows it (resolved order ids, sorted ascending). */
+export interface JobInput {
+  order_ids: number[];
+  vehicle_ids: number[];
+  /** null when the request named no warehouse (each vehicle then uses its own). */
+  warehouse_id: number | null;
+}
+
+import type { UnassignedReason } from '../model/input.js';
+
+export type { UnassignedReason };
+
+/** The result of a finished job (2.2); `{}` until done and on failure. */
+export interface JobResult {
+  route_ids: number[];
+  summary: { route_count: number; unassigned_count: number };
+  unassigned: Array<{ order_id: number; reason: UnassignedReason }>;
+}
+
+export interface JobRecord {
+  id: number;
+  companyId: number;
+  status: JobStatus;
+  input: JobInput;
+  /** null until done; stays null on failure. */
+  result: JobResult | null;
+  /** '' unless failed. */
+  error: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Company {
+  id: number;
+  /** IANA time zone (for example `Europe/Berlin`); time windows and delivery dates are local to it. */
+  timezone: string;
+}
+
+export type OrderStatus = 'new' | 'in_route' | 'visited' | 'confirmed' | 'rejected' | 'skipped' | 'archived';
+
+/** What planning needs of an order. */
+export interface PlanningOrder {
+  id: number;
+  companyId: number;
+  externalId: string | null;
+  status: OrderStatus;
+  address: string;
+  /** null until geocoded; an order without both is dropped from planning. */
+  lat: number | null;
+  lon: number | null;
+  weightKg: number;
+  volumeM3: number;
+  /** Minutes at the stop. */
+  serviceTimeMin: number;
+  /** 'HH:MM:SS' local to the company, or null (any time within the vehicle's shift). */
+  timeWindowStart: string | null;
+  timeWindowEnd: string | null;
+  /** 'YYYY-MM-DD', local to the company. */
+  deliveryDate: string;
+  /** Features the vehicle must have (absent or empty: none). */
+  requiredFeatures?: string[];
+  /** Timestamp of the last change (the store may refresh it in commitPlan). */
+  updatedAt?: string;
+}
+
+export interface PlanningVehicle {
+  id: number;
+  companyId: number;
+  name: string;
+  active: boolean;
+  warehouseId: number;
+  capacityKg: number;
+  capacityM3: number;
+  /** 'HH:MM-HH:MM' local to the company; null means the whole day (00:00-24:00). An end not after
+   *  the start means the shift ends on the next day. */
+  shift: string | null;
+  maxDistanceKm: number | null;
+  maxDurationMin: number | null;
+  maxOrders: number | null;
+  features: string[];
+}
+
+export interface Warehouse {
+  id: number;
+  companyId: number;
+  name: string;
+  address: string;
+  lat: number;
+  lon: number;
+}
+
+export type StopType = 'start_depot' | 'order' | 'end_depot';
+
+/** A stop as planning creates it; the store adds its id. Status starts `pending`. */
+export interface NewStop {
+  /** From 1: start_depot first, end_depot last. */
+  position: number;
+  stopType: StopType;
+  /** Set for order stops, null for depots. */
+  orderId: number | null;
+  orderExternalId: string | null;
+  /** Warehouse id for depot stops, null for order stops. */
+  warehouseId: number | null;
+  address: string;
+  lat: number;
+  lon: number;
+  /** UTC timestamps. For an order: arrival = planned start of service (inside its window),
+   *  departure = end of service. Start depot: both the departure time; end depot: both the arrival. */
+  plannedArrivalAt: string;
+  plannedDepartureAt: string;
+}
+
+/** A route as planning creates it; the store adds its id. Status starts `planned`. */
+export interface NewRoute {
+  jobId: number;
+  companyId: number;
+  /** The vehicle the route was planned for; it makes the vehicle busy on `date`. */
+  vehicleId: number;
+  name: string;
+  /** 'YYYY-MM-DD', the delivery date. */
+  date: string;
+  plannedMileageKm: number;
+  /** Whole minutes. */
+  plannedDurationMin: number;
+  totalWeightKg: number;
+  totalVolumeM3: number;
+  stops: NewStop[];
+}
+
+/** One order status change written by commitPlan (also the payload of `order.status_changed`). */
+export interface OrderStatusChange {
+  order_id: number;
+  external_id: string | null;
+  status: OrderStatus;
+  previous_status: OrderStatus | null;
+  at: string;
+}
+
+export interface PlanCommit {
+  jobId: number;
+  companyId: number;
+  /** Timestamp of the history entries and of the job's updated_at. */
+  at: string;
+  routes: NewRoute[];
+  /** Sorted by order id. */
+  unassigned: JobResult['unassigned'];
+}
+
+/** commitPlan found orders that are no longer `new`; nothing was written. */
+export class OrdersNotNewError extends Error {
+  override readonly name = 'OrdersNotNewError';
+  constructor(readonly orders: Array<{ id: number; status: OrderStatus }>) {
+    super(`Orders not in status new: ${orders.map((o) => `${o.id} (${o.status})`).join(', ')}.`);
+  }
+}
+
+/** commitPlan found a vehicle that got a route on the date meanwhile; nothing was written. */
+export class VehicleBusyError extends Error {
+  override readonly name = 'VehicleBusyError';
+  constructor(readonly vehicles: Array<{ id: number; date: string }>) {
+    super(`Vehicles already have a route on the date: ${vehicles.map((v) => `${v.id} (${v.date})`).join(', ')}.`);
+  }
+}
+
+type MaybePromise<T> = T | Promise<T>;
+
+/** The jobs and their queue. */
+export interface JobStore {
+  /** Creates a job in status `queued` with created_at = updated_at = `at`; ids ascend. */
+  createJob(companyId: number, input: JobInput, at: string): MaybePromise<JobRecord>;
+  /** The job, or undefined when missing or of another company. */
+  getJob(companyId: number, jobId: number): MaybePromise<JobRecord | undefined>;
+  /**
+   * Moves a job to `running` or `failed` (done is written only by commitPlan), sets updated_at;
+   * `error` only with failed (result stays null). Returns the updated job.
+   */
+  updateJob(jobId: number, change: { status: 'running' } | { status: 'failed'; error: string }, at: string): MaybePromise<JobRecord>;
+  /** Jobs in status queued or running of every company, ascending id (= FIFO): resumed at start-up. */
+  listUnfinishedJobs(): MaybePromise<JobRecord[]>;
+}
+
+/** The planning data (read-only here, except commitPlan). */
+export interface PlanningDataStore {
+  getCompany(companyId: number): MaybePromise<Company | undefined>;
+  /** Orders of the company among `ids` (any status); missing ids are simply absent. */
+  getOrdersByIds(companyId: number, ids: number[]): MaybePromise<PlanningOrder[]>;
+  /** Orders of the company whose external_id is among `externalIds` (any status; external_id is
+   *  not unique, so one value may match several orders). */
+  getOrdersByExternalIds(companyId: number, externalIds: string[]): MaybePromise<PlanningOrder[]>;
+  /** Vehicles of the company among `ids`, active or not. */
+  getVehiclesByIds(companyId: number, ids: number[]): MaybePromise<PlanningVehicle[]>;
+  /** Active vehicles of the company. */
+  listActiveVehicles(companyId: number): MaybePromise<PlanningVehicle[]>;
+  /** Warehouses of the company among `ids`. */
+  getWarehousesByIds(companyId: number, ids: number[]): MaybePromise<Warehouse[]>;
+  /** Ids of the company's vehicles that already have a route (any status but cancelled) on `date`. */
+  vehicleIdsWithRouteOn(companyId: number, date: string): MaybePromise<number[]>;
+  /**
+   * In ONE transaction: checks that every order on the routes is still `new` (else throws
+   * OrdersNotNewError) and that no route's vehicle has a route on its date yet (else throws
+   * VehicleBusyError), then inserts the routes (status `planned`) and their stops (status
+   * `pending`), moves each placed order new -> in_route appending a history entry
+   * {status in_route, previous_status new, at}, and marks the job `done` with the result
+   * {route_ids in the order of `routes`, summary, unassigned}. On any error nothing is written.
+   * Returns the done job and the status changes written, in route and stop order.
+   */
+  commitPlan(plan: PlanCommit): MaybePromise<{ job: JobRecord; changes: OrderStatusChange[] }>;
+}
+
+export type PlanningStore = JobStore & PlanningDataStore;

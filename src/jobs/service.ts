@@ -1,0 +1,385 @@
+/**
+ * The planning job service: validates and accepts jobs, runs them FIFO on the solver pool with a
+ * time budget each, writes their routes through the store, emits the events.
+ *
+ * Life of a job: submit -> `queued` (store) -> `running` when a slot frees -> `done` (commitPlan:
+ * routes, stops, orders in_route and the job result in one transaction) or `failed` (readable
+ * error, nothing placed). `planning_job.finished` fires for both. Whatever stops the process, a job
+ * left queued or running in the store runs again on the next `start()`: nothing accepted is lost,
+ * and nothing is placed twice, because placement and `done` are one transaction.
+ */
+import type { ProblemInput, SolveOptions, SolveResult, UnassignedReason } from '../model/input.js';
+import type { SolveTask } from '../pool/messages.js';
+import { PoolTaskError } from '../pool/pool.js';
+import { MAX_ORDERS_PER_JOB, JobServiceClosedError, PlanningInputError, type PlanningProblem } from './errors.js';
+import { EventBus } from './events.js';
+import {
+  OrdersNotNewError,
+  VehicleBusyError,
+  type JobRecord,
+  type NewRoute,
+  type PlanningOrder,
+  type PlanningStore,
+  type Warehouse,
+} from './ports.js';
+import { buildProblem, haversineProvider, toRoutes, type MatrixProvider } from './problem.js';
+import type { PlanningRequest } from './request.js';
+import { toJobView, type JobView } from './view.js';
+
+/** What the service needs of a pool (SolverPool fits). */
+export interface SolveRunner {
+  readonly size: number;
+  run(task: SolveTask, options?: { signal?: AbortSignal }): Promise<SolveResult>;
+}
+
+export interface JobServiceOptions {
+  store: PlanningStore;
+  pool: SolveRunner;
+  /** Where the events go (default: a new bus, see `events`). */
+  events?: EventBus;
+  /** Road matrix (default: haversine at 30 km/h with detour factor 1.3). */
+  matrix?: MatrixProvider;
+  /** Solver wall-clock budget of one job in seconds, shared by its delivery dates (default 3). */
+  timeBudgetSec?: number;
+  /** Extra time before a solve that ignores its deadline is aborted (default 10 s). */
+  abortGraceSec?: number;
+  /** Jobs running at once (default: the pool's size). */
+  concurrency?: number;
+  seed?: number;
+  objective?: SolveOptions['objective'];
+  /** Planning again after another job took a vehicle meanwhile (default 3). */
+  commitRetries?: number;
+  now?: () => Date;
+  /** Sees every solve (tests check feasibility with it; logging). */
+  onSolved?: (info: { jobId: number; date: string; problem: ProblemInput; result: SolveResult }) => void;
+  /** Errors that could not be written to a job (the store failed). */
+  onError?: (error: unknown, jobId: number) => void;
+}
+
+/** A job failure with the text that goes into the job's `error`. */
+class JobFailure extends Error {}
+
+interface QueueEntry {
+  companyId: number;
+  jobId: number;
+}
+
+export class JobService {
+  readonly events: EventBus;
+  private readonly store: PlanningStore;
+  private readonly pool: SolveRunner;
+  private readonly matrix: MatrixProvider;
+  private readonly budgetSec: number;
+  private readonly graceSec: number;
+  private readonly concurrency: number;
+  private readonly options: JobServiceOptions;
+  private readonly queue: QueueEntry[] = [];
+  private readonly known = new Set<number>();
+  private readonly aborts = new Set<AbortController>();
+  private idleWaiters: Array<() => void> = [];
+  private active = 0;
+  private closed = false;
+  private abandoned = false;
+
+  constructor(options: JobServiceOptions) {
+    this.options = options;
+    this.store = options.store;
+    this.pool = options.pool;
+    this.events = options.events ?? new EventBus();
+    this.matrix = options.matrix ?? haversineProvider();
+    this.budgetSec = options.timeBudgetSec ?? 3;
+    this.graceSec = options.abortGraceSec ?? 10;
+    this.concurrency = Math.max(1, options.concurrency ?? options.pool.size);
+  }
+
+  /** Resumes every job the store holds as queued or running (running first, then FIFO). */
+  async start(): Promise<void> {
+    const unfinished = await this.store.listUnfinishedJobs();
+    const ordered = [...unfinished.filter((j) => j.status === 'running'), ...unfinished.filter((j) => j.status === 'queued')];
+    for (const job of ordered) this.enqueue({ companyId: job.companyId, jobId: job.id });
+    this.pump();
+  }
+
+  /**
+   * Validates the whole selection at once and creates a queued job, or throws PlanningInputError
+   * (no job created) with the contract's detail text.
+   */
+  async submit(companyId: number, request: PlanningRequest): Promise<JobView> {
+    if (this.closed) throw new JobServiceClosedError();
+    const problems: PlanningProblem[] = [];
+    const orderIds = distinct(request.order_ids ?? []);
+    const externalIds = distinct(request.external_ids ?? []);
+    if (orderIds.length === 0 && externalIds.length === 0) problems.push({ kind: 'empty_selection' });
+
+    const resolved = new Set<number>();
+    if (orderIds.length > 0) {
+      const found = new Set((await this.store.getOrdersByIds(companyId, orderIds)).map((o) => o.id));
+      const missing = orderIds.filter((id) => !found.has(id)).sort((a, b) => a - b);
+      if (missing.length > 0) problems.push({ kind: 'orders_not_found', ids: missing });
+      for (const id of found) resolved.add(id);
+    }
+    if (externalIds.length > 0) {
+      const byExternal = new Map<string, PlanningOrder[]>();
+      for (const o of await this.store.getOrdersByExternalIds(companyId, externalIds)) {
+        const list = byExternal.get(o.externalId!) ?? [];
+        list.push(o);
+        byExternal.set(o.externalId!, list);
+      }
+      const missing = externalIds.filter((x) => !byExternal.has(x));
+      if (missing.length > 0) problems.push({ kind: 'external_ids_not_found', externalIds: missing });
+      // external_id is not unique: a value selects its orders in status new; when none is new,
+      // all of them (so the job fails, as for an order already in a route).
+      for (const matches of byExternal.values()) {
+        const fresh = matches.filter((o) => o.status === 'new');
+        for (const o of fresh.length > 0 ? fresh : matches) resolved.add(o.id);
+      }
+    }
+    if (resolved.size > MAX_ORDERS_PER_JOB) problems.push({ kind: 'too_many_orders', count: resolved.size });
+
+    const vehicleIds = distinct(request.vehicle_ids ?? []).sort((a, b) => a - b);
+    if (vehicleIds.length > 0) {
+      const usable = new Set((await this.store.getVehiclesByIds(companyId, vehicleIds)).filter((v) => v.active).map((v) => v.id));
+      const missing = vehicleIds.filter((id) => !usable.has(id));
+      if (missing.length > 0) problems.push({ kind: 'vehicles_not_found', ids: missing });
+    }
+    const warehouseId = request.warehouse_id ?? null;
+    if (warehouseId !== null && (await this.store.getWarehousesByIds(companyId, [warehouseId])).length === 0) {
+      problems.push({ kind: 'warehouse_not_found', id: warehouseId });
+    }
+    if (problems.length > 0) throw new PlanningInputError(problems);
+
+    const job = await this.store.createJob(
+      companyId,
+      { order_ids: [...resolved].sort((a, b) => a - b), vehicle_ids: vehicleIds, warehouse_id: warehouseId },
+      this.stamp(),
+    );
+    this.enqueue({ companyId, jobId: job.id });
+    this.pump();
+    return toJobView(job);
+  }
+
+  /** The job object of 2.2, or undefined when there is no such job for this company. */
+  async get(companyId: number, jobId: number): Promise<JobView | undefined> {
+    const job = await this.store.getJob(companyId, jobId);
+    return job && toJobView(job);
+  }
+
+  /** Resolves with the job once it is done or failed. */
+  async waitFor(companyId: number, jobId: number): Promise<JobView> {
+    for (;;) {
+      const finished = new Promise<void>((resolve) => {
+        const off = this.events.on('planning_job.finished', (e) => {
+          if (e.data.job_id === jobId) {
+            off();
+            resolve();
+          }
+        });
+        void this.get(companyId, jobId).then((view) => {
+          if (!view || view.status === 'done' || view.status === 'failed') {
+            off();
+            resolve();
+          }
+        });
+      });
+      await finished;
+      const view = await this.get(companyId, jobId);
+      if (!view) throw new Error(`no planning job ${jobId} for company ${companyId}`);
+      if (view.status === 'done' || view.status === 'failed') return view;
+    }
+  }
+
+  /** Resolves when nothing is queued or running in this service. */
+  idle(): Promise<void> {
+    if (this.active === 0 && this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /**
+   * Stops taking jobs. `drain` (default) waits for the running jobs and leaves queued ones queued
+   * in the store; `abandon` returns at once, aborts running solves and writes nothing more, so
+   * running jobs stay `running` in the store and run again on the next start (as after a crash).
+   */
+  async close(mode: 'drain' | 'abandon' = 'drain'): Promise<void> {
+    this.closed = true;
+    this.queue.length = 0;
+    if (mode === 'abandon') {
+      this.abandoned = true;
+      for (const c of this.aborts) c.abort();
+      return;
+    }
+    await this.idle();
+  }
+
+  private enqueue(entry: QueueEntry): void {
+    if (this.known.has(entry.jobId)) return;
+    this.known.add(entry.jobId);
+    this.queue.push(entry);
+  }
+
+  private pump(): void {
+    while (!this.closed && this.active < this.concurrency && this.queue.length > 0) {
+      const entry = this.queue.shift()!;
+      this.active++;
+      void this.runJob(entry)
+        .catch((error) => this.options.onError?.(error, entry.jobId))
+        .finally(() => {
+          this.active--;
+          this.known.delete(entry.jobId);
+          this.pump();
+          if (this.active === 0 && this.queue.length === 0) {
+            const waiters = this.idleWaiters;
+            this.idleWaiters = [];
+            for (const w of waiters) w();
+          }
+        });
+    }
+  }
+
+  private async runJob(entry: QueueEntry): Promise<void> {
+    const queued = await this.store.getJob(entry.companyId, entry.jobId);
+    if (!queued || (queued.status !== 'queued' && queued.status !== 'running')) return;
+    const job = await this.store.updateJob(queued.id, { status: 'running' }, this.stamp());
+    let finished: JobRecord;
+    try {
+      finished = await this.plan(job);
+    } catch (error) {
+      if (this.abandoned) return;
+      finished = await this.store.updateJob(job.id, { status: 'failed', error: this.describe(error) }, this.stamp());
+    }
+    this.events.emit('planning_job.finished', finished.companyId, toJobView(finished), finished.updatedAt);
+  }
+
+  /** Plans every delivery date of the job and commits; returns the done job. */
+  private async plan(job: JobRecord): Promise<JobRecord> {
+    const retries = this.options.commitRetries ?? 3;
+    for (let attempt = 0; ; attempt++) {
+      const { routes, unassigned } = await this.compute(job);
+      if (this.abandoned) throw new JobServiceClosedError();
+      try {
+        const at = this.stamp();
+        const { job: done, changes } = await this.store.commitPlan({ jobId: job.id, companyId: job.companyId, at, routes, unassigned });
+        for (const change of changes) this.events.emit('order.status_changed', job.companyId, change, at);
+        return done;
+      } catch (error) {
+        if (error instanceof VehicleBusyError && attempt < retries) continue;
+        throw error;
+      }
+    }
+  }
+
+  private async compute(job: JobRecord): Promise<{ routes: NewRoute[]; unassigned: Array<{ order_id: number; reason: UnassignedReason }> }> {
+    const { companyId, input } = job;
+    const company = await this.store.getCompany(companyId);
+    if (!company) throw new JobFailure(`Company ${companyId} no longer exists.`);
+    const orders = await this.store.getOrdersByIds(companyId, input.order_ids);
+    const present = new Set(orders.map((o) => o.id));
+    const gone = input.order_ids.filter((id) => !present.has(id));
+    if (gone.length > 0) throw new JobFailure(`Orders no longer exist: [${gone.join(', ')}].`);
+    const notNew = orders.filter((o) => o.status !== 'new');
+    if (notNew.length > 0) throw new OrdersNotNewError(notNew.map((o) => ({ id: o.id, status: o.status })).sort((a, b) => a.id - b.id));
+
+    // Orders without coordinates are dropped: neither routed nor unassigned.
+    const byDate = new Map<string, PlanningOrder[]>();
+    for (const o of orders) {
+      if (o.lat === null || o.lon === null) continue;
+      const list = byDate.get(o.deliveryDate) ?? [];
+      list.push(o);
+      byDate.set(o.deliveryDate, list);
+    }
+    const active = (await this.store.listActiveVehicles(companyId)).sort((a, b) => a.id - b.id);
+    const pinned = input.vehicle_ids.length === 1 ? input.vehicle_ids[0] : null;
+    const override = input.warehouse_id;
+    const warehouses = new Map<number, Warehouse>();
+    const wanted = override !== null ? [override] : distinct(active.map((v) => v.warehouseId));
+    for (const w of await this.store.getWarehousesByIds(companyId, wanted)) warehouses.set(w.id, w);
+    if (override !== null && !warehouses.has(override)) throw new JobFailure(`Warehouse ${override} no longer exists.`);
+
+    const dates = [...byDate.keys()].sort();
+    const plans = [];
+    for (const date of dates) {
+      const busy = new Set(await this.store.vehicleIdsWithRouteOn(companyId, date));
+      const free = active.filter(
+        (v) => !busy.has(v.id) && (pinned === null || v.id === pinned) && warehouses.has(override ?? v.warehouseId),
+      );
+      plans.push({ date, orders: byDate.get(date)!.sort((a, b) => a.id - b.id), free });
+    }
+    const solves = plans.filter((p) => p.free.length > 0).length;
+    const routes: NewRoute[] = [];
+    const unassigned: Array<{ order_id: number; reason: UnassignedReason }> = [];
+    for (const { date, orders: dayOrders, free } of plans) {
+      if (free.length === 0) {
+        for (const o of dayOrders) unassigned.push({ order_id: o.id, reason: 'no_vehicle' });
+        continue;
+      }
+      const { problem: partial, context } = buildProblem({
+        jobId: job.id,
+        companyId,
+        timeZone: company.timezone,
+        date,
+        orders: dayOrders,
+        vehicles: free,
+        warehouses,
+        warehouseOverride: override,
+      });
+      let matrix;
+      try {
+        matrix = await this.matrix(context.points);
+      } catch (error) {
+        throw new JobFailure(`The road matrix could not be obtained: ${(error as Error).message}`);
+      }
+      const problem: ProblemInput = { ...partial, matrix };
+      const result = await this.solve(problem, this.budgetSec / solves);
+      this.options.onSolved?.({ jobId: job.id, date, problem, result });
+      const day = toRoutes(result, context);
+      routes.push(...day.routes);
+      unassigned.push(...day.unassigned);
+    }
+    unassigned.sort((a, b) => a.order_id - b.order_id);
+    return { routes, unassigned };
+  }
+
+  private async solve(problem: ProblemInput, timeLimit: number): Promise<SolveResult> {
+    const controller = new AbortController();
+    this.aborts.add(controller);
+    const timer = setTimeout(() => controller.abort(), (timeLimit + this.graceSec) * 1000);
+    try {
+      const options: SolveOptions = { timeLimit, seed: this.options.seed ?? 1 };
+      if (this.options.objective) options.objective = this.options.objective;
+      return await this.pool.run({ problem, options }, { signal: controller.signal });
+    } finally {
+      clearTimeout(timer);
+      this.aborts.delete(controller);
+    }
+  }
+
+  /** The readable text of a job's `error`. */
+  private describe(error: unknown): string {
+    if (error instanceof JobFailure) return error.message;
+    if (error instanceof OrdersNotNewError) {
+      const list = error.orders.map((o) => `${o.id} (${o.status})`).join(', ');
+      return `Only orders in status new can be planned; these are not (already in a route or closed): ${list}. Nothing was planned.`;
+    }
+    if (error instanceof VehicleBusyError) return 'Other planning jobs kept taking the vehicles of this job; nothing was planned. Start the job again.';
+    if (error instanceof PoolTaskError) {
+      switch (error.kind) {
+        case 'aborted':
+          return `The planning did not finish within its time budget (${this.budgetSec} s plus ${this.graceSec} s grace) and was stopped. Nothing was planned.`;
+        case 'out_of_memory':
+          return 'The planning worker ran out of memory and was stopped. Nothing was planned; try fewer orders per job.';
+        case 'crashed':
+          return `The planning worker crashed (${error.message}). Nothing was planned.`;
+        case 'failed':
+          return `The planning failed: ${error.message}. Nothing was planned.`;
+      }
+    }
+    return `The planning failed: ${(error as Error)?.message ?? String(error)}. Nothing was planned.`;
+  }
+
+  private stamp(): string {
+    return (this.options.now?.() ?? new Date()).toISOString();
+  }
+}
+
+function distinct<T>(values: T[]): T[] {
+  return [...new Set(values)];
+}

@@ -1,0 +1,85 @@
+/**
+ * The solver pool: Piscina worker threads that run `solve` off the main thread.
+ *
+ * Failure modes become one typed error, `PoolTaskError`, whose `kind` says what happened:
+ * `aborted` (the caller's signal fired: a queued task is dropped, a running one has its thread
+ * terminated), `out_of_memory` (the worker hit resourceLimits), `crashed` (the thread exited) or
+ * `failed` (the task threw). Piscina replaces a lost thread by itself.
+ */
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import type { SolveResult } from '../model/input.js';
+import type { SolveTask } from './messages.js';
+
+export interface SolverPoolOptions {
+  /** Worker threads (default: the machine's cores, at most 4). */
+  threads?: number;
+  /** A thread idle this long is stopped (ms; default 60 s: respawning costs). */
+  idleTimeoutMs?: number;
+  /** Heap cap of one worker (MB; default 1024); beyond it the task fails as out_of_memory. */
+  maxOldGenerationSizeMb?: number;
+  /** The worker module (default: the built `worker.js`, else the TypeScript source). Tests pass
+   *  their own fixtures here. */
+  filename?: string | URL;
+}
+
+export type PoolFailure = 'aborted' | 'out_of_memory' | 'crashed' | 'failed';
+
+export class PoolTaskError extends Error {
+  override readonly name = 'PoolTaskError';
+  constructor(readonly kind: PoolFailure, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** The built worker next to the bundle (dist/worker.js), else the source bootstrap. */
+export function defaultWorkerFile(): string {
+  const candidates = [new URL('./worker.js', import.meta.url), new URL('./worker-source.mjs', import.meta.url)];
+  for (const url of candidates) {
+    const path = fileURLToPath(url);
+    if (existsSync(path)) return path;
+  }
+  throw new Error(`solver worker not found (looked for ${candidates.map((u) => fileURLToPath(u)).join(', ')})`);
+}
+
+export class SolverPool {
+  readonly size: number;
+  private readonly piscina: Piscina<SolveTask, SolveResult>;
+
+  constructor(options: SolverPoolOptions = {}) {
+    this.size = Math.max(1, options.threads ?? Math.min(4, availableParallelism()));
+    const filename = options.filename ?? defaultWorkerFile();
+    this.piscina = new Piscina<SolveTask, SolveResult>({
+      filename: typeof filename === 'string' ? filename : fileURLToPath(filename),
+      minThreads: 1,
+      maxThreads: this.size,
+      idleTimeout: options.idleTimeoutMs ?? 60_000,
+      resourceLimits: { maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? 1024 },
+    });
+  }
+
+  /** Runs one solve on a worker thread; rejects with PoolTaskError only. */
+  async run(task: SolveTask, options: { signal?: AbortSignal } = {}): Promise<SolveResult> {
+    try {
+      return await this.piscina.run(task, { signal: options.signal });
+    } catch (error) {
+      throw classify(error, options.signal);
+    }
+  }
+
+  /** Stops every thread; running tasks are rejected. */
+  async destroy(): Promise<void> {
+    await this.piscina.destroy();
+  }
+}
+
+function classify(error: unknown, signal: AbortSignal | undefined): PoolTaskError {
+  const e = error as { name?: string; code?: string; message?: string };
+  const message = e?.message ?? String(error);
+  if (signal?.aborted || e?.name === 'AbortError') return new PoolTaskError('aborted', message, { cause: error });
+  if (e?.code === 'ERR_WORKER_OUT_OF_MEMORY') return new PoolTaskError('out_of_memory', message, { cause: error });
+  if (/^worker exited with code/.test(message) || e?.code === 'ERR_WORKER_INIT_FAILED') return new PoolTaskError('crashed', message, { cause: error });
+  return new PoolTaskError('failed', message, { cause: error });
+}

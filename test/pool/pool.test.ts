@@ -1,0 +1,63 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { PoolTaskError, SolverPool } from '../../src/pool/pool.js';
+import type { ProblemInput } from '../../src/model/input.js';
+
+const faulty = new URL('./fixtures/faulty-worker.mjs', import.meta.url);
+
+function problem(name: string): ProblemInput {
+  return {
+    name,
+    matrix: { kind: 'euclidean', coordinates: [[0, 0], [1, 0]] },
+    depots: [{ id: 'd', location: 0 }],
+    vehicles: [{ id: 'v', capacity: { weight: 10, volume: 10 }, shift: [0, 100], startDepot: 'd', endDepot: 'd' }],
+    orders: [{ id: 'o1', location: 1, weight: 1, volume: 1, serviceTime: 0 }],
+  };
+}
+
+async function failure(promise: Promise<unknown>): Promise<PoolTaskError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(PoolTaskError);
+    return error as PoolTaskError;
+  }
+  throw new Error('expected the task to fail');
+}
+
+describe('SolverPool on real worker threads (test worker)', () => {
+  const pool = new SolverPool({ filename: faulty, threads: 2, maxOldGenerationSizeMb: 64 });
+  afterAll(() => pool.destroy());
+
+  it('runs a task on a worker and returns its answer', async () => {
+    const result = await pool.run({ problem: problem('unassign'), options: {} });
+    expect(result.unassigned).toEqual([{ orderId: 'o1', reason: 'no_vehicle' }]);
+  });
+
+  it('reports a thread that exits as crashed, and keeps working', async () => {
+    const error = await failure(pool.run({ problem: problem('crash'), options: {} }));
+    expect(error.kind).toBe('crashed');
+    expect(error.message).toMatch(/exited with code/);
+    expect((await pool.run({ problem: problem('unassign'), options: {} })).routes).toEqual([]);
+  });
+
+  it('reports a task that throws as failed', async () => {
+    const error = await failure(pool.run({ problem: problem('throw'), options: {} }));
+    expect(error.kind).toBe('failed');
+    expect(error.message).toContain('threw on purpose');
+  });
+
+  it('stops a task that never returns when its signal aborts', async () => {
+    const controller = new AbortController();
+    const running = pool.run({ problem: problem('hang'), options: {} }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 200);
+    const error = await failure(running);
+    expect(error.kind).toBe('aborted');
+    expect((await pool.run({ problem: problem('unassign'), options: {} })).routes).toEqual([]);
+  });
+
+  it('reports a worker beyond its heap limit as out_of_memory', async () => {
+    const error = await failure(pool.run({ problem: problem('oom'), options: {} }));
+    expect(error.kind).toBe('out_of_memory');
+    expect((await pool.run({ problem: problem('unassign'), options: {} })).routes).toEqual([]);
+  });
+});
