@@ -32,3 +32,5 @@ export {
 } from './jobs/ports.js';
 export { SolverPool, PoolTaskError, defaultWorkerFile, type SolverPoolOptions, type PoolFailure } from './pool/pool.js';
 export type { SolveTask } from './pool/messages.js';
+export { solve } from './solver/solve.js';
+export { problemSchema, parseProblem, ProblemValidationError } from './schema/problem.js';

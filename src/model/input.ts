@@ -90,6 +90,8 @@ export interface SolveOptions {
   seed?: number;
   /** `distance` (default), `duration`, or `vehicles` (fewest vehicles first, then distance). */
   objective?: Objective;
+  /** Validate the problem with the zod schema first (default true); skip only for trusted input. */
+  validate?: boolean;
 }
 
 export type UnassignedReason =

@@ -1,0 +1,177 @@
+/**
+ * The internal problem: what the core works on after validation. Integer indices and flat typed
+ * arrays; the input objects stay reachable for export.
+ */
+import type { Objective, ProblemInput } from './input.js';
+import { buildMatrix, NO_ROAD, type Matrix } from './matrix.js';
+
+/** Stands in for an absent time window or limit: finite, so segment arithmetic stays exact. */
+export const HORIZON = 1e15;
+
+export interface Problem {
+  input: ProblemInput;
+  matrix: Matrix;
+  /** Row-major distance / duration, `from * nLoc + to`. */
+  dist: Float64Array;
+  dur: Float64Array;
+  nLoc: number;
+
+  nOrders: number;
+  orderIds: string[];
+  oLoc: Int32Array;
+  oW: Float64Array;
+  oV: Float64Array;
+  oService: Float64Array;
+  oEarly: Float64Array;
+  oLate: Float64Array;
+
+  nVehicles: number;
+  vehicleIds: string[];
+  vCapW: Float64Array;
+  vCapV: Float64Array;
+  vShiftStart: Float64Array;
+  vShiftEnd: Float64Array;
+  vMaxDist: Float64Array;
+  vMaxDur: Float64Array;
+  vMaxOrders: Int32Array;
+  vStartLoc: Int32Array;
+  vEndLoc: Int32Array;
+  /** Vehicles with identical parameters share a class; one empty route per class is enough. */
+  vClass: Int32Array;
+
+  /** compat[o * nVehicles + v] = 1 when vehicle v has every feature order o requires. */
+  compat: Uint8Array;
+  /** True when some order requires a feature (otherwise compat is all ones). */
+  hasRequirements: boolean;
+}
+
+export class ProblemError extends Error {
+  override name = 'ProblemError';
+}
+
+export function buildProblem(input: ProblemInput, matrix: Matrix = buildMatrix(input.matrix)): Problem {
+  const nLoc = matrix.size;
+  const depotLoc = new Map<string, number>();
+  for (const d of input.depots) depotLoc.set(d.id, d.location);
+
+  const nOrders = input.orders.length;
+  const oLoc = new Int32Array(nOrders);
+  const oW = new Float64Array(nOrders);
+  const oV = new Float64Array(nOrders);
+  const oService = new Float64Array(nOrders);
+  const oEarly = new Float64Array(nOrders);
+  const oLate = new Float64Array(nOrders);
+  input.orders.forEach((o, i) => {
+    oLoc[i] = o.location;
+    oW[i] = o.weight;
+    oV[i] = o.volume;
+    oService[i] = o.serviceTime;
+    oEarly[i] = o.timeWindow ? o.timeWindow[0] : -HORIZON;
+    oLate[i] = o.timeWindow ? o.timeWindow[1] : HORIZON;
+  });
+
+  const nVehicles = input.vehicles.length;
+  const vCapW = new Float64Array(nVehicles);
+  const vCapV = new Float64Array(nVehicles);
+  const vShiftStart = new Float64Array(nVehicles);
+  const vShiftEnd = new Float64Array(nVehicles);
+  const vMaxDist = new Float64Array(nVehicles);
+  const vMaxDur = new Float64Array(nVehicles);
+  const vMaxOrders = new Int32Array(nVehicles);
+  const vStartLoc = new Int32Array(nVehicles);
+  const vEndLoc = new Int32Array(nVehicles);
+  const vClass = new Int32Array(nVehicles);
+  const classes = new Map<string, number>();
+  input.vehicles.forEach((v, i) => {
+    const s = depotLoc.get(v.startDepot);
+    const e = depotLoc.get(v.endDepot);
+    if (s === undefined) throw new ProblemError(`vehicles[${i}].startDepot: unknown depot '${v.startDepot}'`);
+    if (e === undefined) throw new ProblemError(`vehicles[${i}].endDepot: unknown depot '${v.endDepot}'`);
+    vCapW[i] = v.capacity.weight;
+    vCapV[i] = v.capacity.volume;
+    vShiftStart[i] = v.shift[0];
+    vShiftEnd[i] = v.shift[1];
+    vMaxDist[i] = v.maxDistance ?? HORIZON;
+    vMaxDur[i] = v.maxDuration ?? HORIZON;
+    vMaxOrders[i] = v.maxOrders ?? 0x3fffffff;
+    vStartLoc[i] = s;
+    vEndLoc[i] = e;
+    const key = JSON.stringify([v.capacity, v.shift, s, e, v.maxDistance, v.maxDuration, v.maxOrders, [...(v.features ?? [])].sort()]);
+    let c = classes.get(key);
+    if (c === undefined) classes.set(key, (c = classes.size));
+    vClass[i] = c;
+  });
+
+  const compat = new Uint8Array(nOrders * nVehicles).fill(1);
+  let hasRequirements = false;
+  input.orders.forEach((o, i) => {
+    const req = o.requiredFeatures ?? [];
+    if (req.length === 0) return;
+    hasRequirements = true;
+    input.vehicles.forEach((v, k) => {
+      const have = new Set(v.features ?? []);
+      compat[i * nVehicles + k] = req.every((f) => have.has(f)) ? 1 : 0;
+    });
+  });
+
+  return {
+    input,
+    matrix,
+    dist: matrix.distance,
+    dur: matrix.duration,
+    nLoc,
+    nOrders,
+    orderIds: input.orders.map((o) => o.id),
+    oLoc,
+    oW,
+    oV,
+    oService,
+    oEarly,
+    oLate,
+    nVehicles,
+    vehicleIds: input.vehicles.map((v) => v.id),
+    vCapW,
+    vCapV,
+    vShiftStart,
+    vShiftEnd,
+    vMaxDist,
+    vMaxDur,
+    vMaxOrders,
+    vStartLoc,
+    vEndLoc,
+    vClass,
+    compat,
+    hasRequirements,
+  };
+}
+
+/** Cost weights derived from the objective. */
+export interface CostModel {
+  perDistance: number;
+  perDuration: number;
+  /** Cost of using a vehicle at all (the vehicles-first objective). */
+  perVehicle: number;
+  /** Penalty per unassigned order: above any routing cost, so serving more always wins. */
+  perUnassigned: number;
+}
+
+export function costModel(p: Problem, objective: Objective = 'distance'): CostModel {
+  // An upper bound on any solution's routing cost: every order reached and left by its longest
+  // finite arc, every vehicle's depot round trip.
+  let maxArc = 0;
+  const n = p.nLoc;
+  for (let i = 0; i < n * n; i++) {
+    const d = objective === 'duration' ? p.dur[i] : p.dist[i];
+    if (d < NO_ROAD && d > maxArc) maxArc = d;
+  }
+  let serviceSum = 0;
+  for (let o = 0; o < p.nOrders; o++) serviceSum += p.oService[o];
+  const bound = 2 * maxArc * (p.nOrders + p.nVehicles + 1) + (objective === 'duration' ? serviceSum : 0) + 1;
+  const perVehicle = objective === 'vehicles' ? bound : 0;
+  return {
+    perDistance: objective === 'duration' ? 0.001 : 1,
+    perDuration: objective === 'duration' ? 1 : 0,
+    perVehicle,
+    perUnassigned: bound + perVehicle * (p.nVehicles + 1),
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * Best insertion positions of an order: used by construction (cheapest / regret insertion of the
+ * leftovers) and by the recreate step of ruin-and-recreate alike.
+ */
+import type { RouteProbe } from './probe.js';
+import { EPS, type SearchRoute } from './search-route.js';
+import type { SearchSolution } from './search-solution.js';
+
+export interface InsertionChoice {
+  route: SearchRoute | null;
+  /** Insert after this position. */
+  pos: number;
+  delta: number;
+}
+
+/** Cheapest feasible position of order o in route r; delta is Infinity when there is none. */
+export function bestInRoute(
+  sol: SearchSolution,
+  probe: RouteProbe,
+  o: number,
+  r: SearchRoute,
+  out: InsertionChoice,
+  blinkRate = 0,
+  rand?: () => number,
+): InsertionChoice {
+  out.route = null;
+  out.pos = -1;
+  out.delta = Infinity;
+  const p = sol.p;
+  const v = r.vehicle;
+  if (!sol.compatible(o, r)) return out;
+  if (r.size + 1 > p.vMaxOrders[v]) return out;
+  if (r.weight + p.oW[o] > p.vCapW[v] + EPS || r.volume + p.oV[o] > p.vCapV[v] + EPS) return out;
+  const base = r.cost;
+  for (let pos = 0; pos <= r.size; pos++) {
+    if (blinkRate > 0 && rand !== undefined && rand() < blinkRate) continue;
+    // A window that closes before the prefix can possibly reach it stays closed further on.
+    probe.prefix(r, pos).order(o).finishSuffix(r, pos + 1);
+    if (!probe.feasible) continue;
+    const delta = probe.cost - base;
+    if (delta < out.delta) {
+      out.delta = delta;
+      out.pos = pos;
+      out.route = r;
+    }
+  }
+  return out;
+}
+
+/** Cheapest feasible insertion of order o over the candidate routes. */
+export function bestInsertion(
+  sol: SearchSolution,
+  probe: RouteProbe,
+  o: number,
+  routes: SearchRoute[],
+  out: InsertionChoice,
+  tmp: InsertionChoice,
+  blinkRate = 0,
+  rand?: () => number,
+): InsertionChoice {
+  out.route = null;
+  out.pos = -1;
+  out.delta = Infinity;
+  for (const r of routes) {
+    bestInRoute(sol, probe, o, r, tmp, blinkRate, rand);
+    if (tmp.delta < out.delta) {
+      out.delta = tmp.delta;
+      out.pos = tmp.pos;
+      out.route = tmp.route;
+    }
+  }
+  return out;
+}
+
+export function newChoice(): InsertionChoice {
+  return { route: null, pos: -1, delta: Infinity };
+}

@@ -1,0 +1,262 @@
+/**
+ * A route under search: its orders plus prefix and suffix caches (distance, load, duration
+ * segments) so that any move touching it is judged in O(1) by `RouteProbe`.
+ *
+ * Positions: 0 is the start depot, 1..size the orders, size + 1 the end depot.
+ */
+import { HORIZON, type CostModel, type Problem } from '../model/problem.js';
+import { NO_ROAD } from '../model/matrix.js';
+
+export const EPS = 1e-6;
+
+export class SearchRoute {
+  size = 0;
+  ord: Int32Array;
+  loc: Int32Array;
+  cumDist: Float64Array;
+  cumW: Float64Array;
+  cumV: Float64Array;
+  /** Forward segments: positions 0..i, start depot included. */
+  fD: Float64Array;
+  fT: Float64Array;
+  fE: Float64Array;
+  fL: Float64Array;
+  /** Backward segments: positions i..size + 1, end depot included. */
+  gD: Float64Array;
+  gT: Float64Array;
+  gE: Float64Array;
+  gL: Float64Array;
+  /** Backward segments without the end depot: orders i..size (i = size + 1 is empty). */
+  bD: Float64Array;
+  bT: Float64Array;
+  bE: Float64Array;
+  bL: Float64Array;
+
+  distance = 0;
+  duration = 0;
+  timeWarp = 0;
+  weight = 0;
+  volume = 0;
+  cost = 0;
+  /** Bumped on every change; lets the search skip pairs of routes unchanged since last tested. */
+  version = 0;
+
+  constructor(
+    readonly p: Problem,
+    readonly costs: CostModel,
+    readonly vehicle: number,
+    readonly index: number,
+  ) {
+    const cap = 16;
+    this.ord = new Int32Array(cap);
+    this.loc = new Int32Array(cap);
+    this.cumDist = new Float64Array(cap);
+    this.cumW = new Float64Array(cap);
+    this.cumV = new Float64Array(cap);
+    this.fD = new Float64Array(cap);
+    this.fT = new Float64Array(cap);
+    this.fE = new Float64Array(cap);
+    this.fL = new Float64Array(cap);
+    this.gD = new Float64Array(cap);
+    this.gT = new Float64Array(cap);
+    this.gE = new Float64Array(cap);
+    this.gL = new Float64Array(cap);
+    this.bD = new Float64Array(cap);
+    this.bT = new Float64Array(cap);
+    this.bE = new Float64Array(cap);
+    this.bL = new Float64Array(cap);
+    this.update();
+  }
+
+  private grow(need: number): void {
+    if (need <= this.ord.length) return;
+    let cap = this.ord.length;
+    while (cap < need) cap *= 2;
+    const g32 = (a: Int32Array) => {
+      const b = new Int32Array(cap);
+      b.set(a);
+      return b;
+    };
+    const g64 = (a: Float64Array) => new Float64Array(cap);
+    this.ord = g32(this.ord);
+    this.loc = g32(this.loc);
+    this.cumDist = g64(this.cumDist);
+    this.cumW = g64(this.cumW);
+    this.cumV = g64(this.cumV);
+    this.fD = g64(this.fD);
+    this.fT = g64(this.fT);
+    this.fE = g64(this.fE);
+    this.fL = g64(this.fL);
+    this.gD = g64(this.gD);
+    this.gT = g64(this.gT);
+    this.gE = g64(this.gE);
+    this.gL = g64(this.gL);
+    this.bD = g64(this.bD);
+    this.bT = g64(this.bT);
+    this.bE = g64(this.bE);
+    this.bL = g64(this.bL);
+  }
+
+  /** Order at position i (1..size). */
+  at(i: number): number {
+    return this.ord[i];
+  }
+
+  orders(): number[] {
+    return Array.from(this.ord.subarray(1, this.size + 1));
+  }
+
+  setOrders(list: ArrayLike<number>): void {
+    this.grow(list.length + 2);
+    this.size = list.length;
+    for (let i = 0; i < list.length; i++) this.ord[i + 1] = list[i];
+    this.update();
+  }
+
+  /** Inserts order o so that it lands at position pos + 1 (after position pos). */
+  insertAfter(pos: number, o: number): void {
+    this.grow(this.size + 3);
+    for (let i = this.size; i > pos; i--) this.ord[i + 1] = this.ord[i];
+    this.ord[pos + 1] = o;
+    this.size++;
+    this.update();
+  }
+
+  removeAt(pos: number): number {
+    const o = this.ord[pos];
+    for (let i = pos; i < this.size; i++) this.ord[i] = this.ord[i + 1];
+    this.size--;
+    this.update();
+    return o;
+  }
+
+  /** Rebuilds every cache from `ord`: O(size). */
+  update(): void {
+    const p = this.p;
+    const v = this.vehicle;
+    const n = p.nLoc;
+    const dist = p.dist;
+    const dur = p.dur;
+    const k = this.size;
+    this.grow(k + 2);
+    const ord = this.ord;
+    const loc = this.loc;
+    ord[0] = -1;
+    ord[k + 1] = -1;
+    loc[0] = p.vStartLoc[v];
+    loc[k + 1] = p.vEndLoc[v];
+    for (let i = 1; i <= k; i++) loc[i] = p.oLoc[ord[i]];
+
+    const s0 = p.vShiftStart[v];
+    const s1 = p.vShiftEnd[v];
+    // forward
+    this.cumDist[0] = 0;
+    this.cumW[0] = 0;
+    this.cumV[0] = 0;
+    let d = 0,
+      tw = 0,
+      e = s0,
+      l = s1;
+    this.fD[0] = d;
+    this.fT[0] = tw;
+    this.fE[0] = e;
+    this.fL[0] = l;
+    for (let i = 1; i <= k + 1; i++) {
+      const arc = loc[i - 1] * n + loc[i];
+      this.cumDist[i] = this.cumDist[i - 1] + dist[arc];
+      let bd: number, be: number, bl: number;
+      if (i <= k) {
+        const o = ord[i];
+        this.cumW[i] = this.cumW[i - 1] + p.oW[o];
+        this.cumV[i] = this.cumV[i - 1] + p.oV[o];
+        bd = p.oService[o];
+        be = p.oEarly[o];
+        bl = p.oLate[o];
+      } else {
+        this.cumW[i] = this.cumW[i - 1];
+        this.cumV[i] = this.cumV[i - 1];
+        bd = 0;
+        be = s0;
+        bl = s1;
+      }
+      const t = dur[arc];
+      const delta = d - tw + t;
+      const wait = Math.max(be - delta - l, 0);
+      const warp = Math.max(e + delta - bl, 0);
+      const ne = Math.max(be - delta, e) - wait;
+      const nl = Math.min(bl - delta, l) + warp;
+      d = d + bd + t + wait;
+      tw = tw + warp;
+      e = ne;
+      l = nl;
+      this.fD[i] = d;
+      this.fT[i] = tw;
+      this.fE[i] = e;
+      this.fL[i] = l;
+    }
+    // backward, with and without the end depot
+    this.gD[k + 1] = 0;
+    this.gT[k + 1] = 0;
+    this.gE[k + 1] = s0;
+    this.gL[k + 1] = s1;
+    this.bD[k + 1] = 0;
+    this.bT[k + 1] = 0;
+    this.bE[k + 1] = -HORIZON;
+    this.bL[k + 1] = HORIZON;
+    for (let pass = 0; pass < 2; pass++) {
+      const D = pass === 0 ? this.gD : this.bD;
+      const T = pass === 0 ? this.gT : this.bT;
+      const E = pass === 0 ? this.gE : this.bE;
+      const L = pass === 0 ? this.gL : this.bL;
+      for (let i = k; i >= 1; i--) {
+        const o = ord[i];
+        const ad = p.oService[o],
+          ae = p.oEarly[o],
+          al = p.oLate[o];
+        if (pass === 1 && i === k) {
+          D[i] = ad;
+          T[i] = 0;
+          E[i] = ae;
+          L[i] = al;
+          continue;
+        }
+        const t = dur[loc[i] * n + loc[i + 1]];
+        const bd = D[i + 1],
+          btw = T[i + 1],
+          be = E[i + 1],
+          bl = L[i + 1];
+        const delta = ad + t;
+        const wait = Math.max(be - delta - al, 0);
+        const warp = Math.max(ae + delta - bl, 0);
+        E[i] = Math.max(be - delta, ae) - wait;
+        L[i] = Math.min(bl - delta, al) + warp;
+        D[i] = ad + bd + t + wait;
+        T[i] = btw + warp;
+      }
+    }
+    this.distance = this.cumDist[k + 1];
+    this.duration = this.fD[k + 1];
+    this.timeWarp = this.fT[k + 1];
+    this.weight = this.cumW[k];
+    this.volume = this.cumV[k];
+    const c = this.costs;
+    this.cost = k === 0 ? 0 : c.perDistance * this.distance + c.perDuration * this.duration + c.perVehicle;
+    this.version++;
+  }
+
+  /** Whether the route as cached breaks no constraint. */
+  feasible(): boolean {
+    const p = this.p;
+    const v = this.vehicle;
+    if (this.size === 0) return true;
+    return (
+      this.timeWarp <= EPS &&
+      this.weight <= p.vCapW[v] + EPS &&
+      this.volume <= p.vCapV[v] + EPS &&
+      this.distance <= p.vMaxDist[v] + EPS &&
+      this.distance < NO_ROAD / 2 &&
+      this.duration <= p.vMaxDur[v] + EPS &&
+      this.size <= p.vMaxOrders[v]
+    );
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * The mutable solution the search works on: one SearchRoute per vehicle (empty ones included),
+ * where each order is, and which orders are unassigned. `snapshot` / `restore` give the plain
+ * copies the metaheuristic keeps as its current and best solutions.
+ */
+import type { CostModel, Problem } from '../model/problem.js';
+import { SearchRoute } from './search-route.js';
+
+export type Snapshot = number[][];
+
+export class SearchSolution {
+  readonly routes: SearchRoute[];
+  /** Route index of each order, -1 when unassigned. */
+  readonly routeOf: Int32Array;
+  /** Position of each order within its route. */
+  readonly posOf: Int32Array;
+
+  constructor(
+    readonly p: Problem,
+    readonly costs: CostModel,
+  ) {
+    this.routes = [];
+    for (let v = 0; v < p.nVehicles; v++) this.routes.push(new SearchRoute(p, costs, v, v));
+    this.routeOf = new Int32Array(p.nOrders).fill(-1);
+    this.posOf = new Int32Array(p.nOrders).fill(-1);
+  }
+
+  /** Re-indexes the orders of route r after it changed. */
+  refresh(r: SearchRoute): void {
+    for (let i = 1; i <= r.size; i++) {
+      const o = r.ord[i];
+      this.routeOf[o] = r.index;
+      this.posOf[o] = i;
+    }
+  }
+
+  insert(o: number, r: SearchRoute, afterPos: number): void {
+    r.insertAfter(afterPos, o);
+    this.refresh(r);
+  }
+
+  remove(o: number): void {
+    const ri = this.routeOf[o];
+    if (ri < 0) return;
+    const r = this.routes[ri];
+    r.removeAt(this.posOf[o]);
+    this.routeOf[o] = -1;
+    this.posOf[o] = -1;
+    this.refresh(r);
+  }
+
+  setRoute(r: SearchRoute, orders: ArrayLike<number>): void {
+    for (let i = 1; i <= r.size; i++) {
+      const o = r.ord[i];
+      if (this.routeOf[o] === r.index) {
+        this.routeOf[o] = -1;
+        this.posOf[o] = -1;
+      }
+    }
+    r.setOrders(orders);
+    this.refresh(r);
+  }
+
+  unassigned(): number[] {
+    const out: number[] = [];
+    for (let o = 0; o < this.p.nOrders; o++) if (this.routeOf[o] < 0) out.push(o);
+    return out;
+  }
+
+  unassignedCount(): number {
+    let c = 0;
+    for (let o = 0; o < this.p.nOrders; o++) if (this.routeOf[o] < 0) c++;
+    return c;
+  }
+
+  usedVehicles(): number {
+    let c = 0;
+    for (const r of this.routes) if (r.size > 0) c++;
+    return c;
+  }
+
+  /** Routing cost plus the unassigned-order penalty. */
+  cost(): number {
+    let c = 0;
+    for (const r of this.routes) c += r.cost;
+    return c + this.costs.perUnassigned * this.unassignedCount();
+  }
+
+  distance(): number {
+    let d = 0;
+    for (const r of this.routes) if (r.size > 0) d += r.distance;
+    return d;
+  }
+
+  feasible(): boolean {
+    for (const r of this.routes) if (!r.feasible()) return false;
+    return true;
+  }
+
+  snapshot(): Snapshot {
+    return this.routes.map((r) => r.orders());
+  }
+
+  restore(s: Snapshot): void {
+    this.routeOf.fill(-1);
+    this.posOf.fill(-1);
+    for (let i = 0; i < this.routes.length; i++) {
+      const r = this.routes[i];
+      r.setOrders(s[i]);
+      this.refresh(r);
+    }
+  }
+
+  /** Whether order o may ride on the vehicle of route r. */
+  compatible(o: number, r: SearchRoute): boolean {
+    return this.p.compat[o * this.p.nVehicles + r.vehicle] === 1;
+  }
+
+  /**
+   * Routes worth trying for an insertion: every non-empty route, plus the first empty route of
+   * each vehicle class (empty routes of one class are interchangeable).
+   */
+  candidateRoutes(out: SearchRoute[]): SearchRoute[] {
+    out.length = 0;
+    const seen = new Set<number>();
+    for (const r of this.routes) {
+      if (r.size > 0) out.push(r);
+      else if (!seen.has(this.p.vClass[r.vehicle])) {
+        seen.add(this.p.vClass[r.vehicle]);
+        out.push(r);
+      }
+    }
+    return out;
+  }
+}

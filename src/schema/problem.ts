@@ -1,0 +1,138 @@
+/**
+ * The JSON problem format (`ProblemInput`, see src/model/input.ts), validated with zod at the
+ * boundary. Every issue names the field path and the rule it breaks, e.g.
+ * `orders[3].timeWindow: start must not be after end`. Inside the core the data is trusted.
+ */
+import { z } from 'zod';
+import type { ProblemInput } from '../model/input.js';
+
+const finite = (what: string) => z.number({ error: `must be a number (${what})` }).refine(Number.isFinite, { message: `must be finite (${what})` });
+const nonNegative = (what: string) => finite(what).refine((x) => x >= 0, { message: `must be >= 0 (${what})` });
+const positive = (what: string) => finite(what).refine((x) => x > 0, { message: `must be > 0 (${what})` });
+const id = z.string({ error: 'must be a string' }).min(1, { message: 'must be a non-empty string' });
+const index = z.number({ error: 'must be a location index' }).int({ message: 'must be an integer location index' }).min(0, { message: 'must be >= 0' });
+const pair = (what: string) =>
+  z.tuple([finite(what), finite(what)], { error: `must be a pair of numbers [${what}]` });
+
+export const matrixSchema = z.discriminatedUnion(
+  'kind',
+  [
+    z.object({
+      kind: z.literal('euclidean'),
+      coordinates: z.array(pair('x, y'), { error: 'must be an array of [x, y] pairs' }),
+      rounding: z.enum(['none', 'trunc1'], { error: "must be 'none' or 'trunc1'" }).optional(),
+      speed: positive('speed').optional(),
+    }),
+    z.object({
+      kind: z.literal('haversine'),
+      coordinates: z.array(
+        z.tuple([
+          finite('lat').refine((x) => x >= -90 && x <= 90, { message: 'latitude must be within [-90, 90]' }),
+          finite('lon').refine((x) => x >= -180 && x <= 180, { message: 'longitude must be within [-180, 180]' }),
+        ], { error: 'must be a pair [lat, lon]' }),
+        { error: 'must be an array of [lat, lon] pairs' },
+      ),
+      speedKmh: positive('km/h'),
+      detourFactor: finite('factor').refine((x) => x >= 1, { message: 'must be >= 1' }).optional(),
+    }),
+    z.object({
+      kind: z.literal('explicit'),
+      distance: z.array(z.array(nonNegative('distance').nullable()), { error: 'must be a square array of numbers or null' }),
+      duration: z.array(z.array(nonNegative('duration').nullable()), { error: 'must be a square array of numbers or null' }),
+    }),
+  ],
+  { error: "kind must be 'euclidean', 'haversine' or 'explicit'" },
+);
+
+const capacity = z.object(
+  { weight: nonNegative('weight'), volume: nonNegative('volume') },
+  { error: 'must be an object {weight, volume}' },
+);
+
+export const problemSchema = z
+  .object({
+    name: z.string().optional(),
+    matrix: matrixSchema,
+    depots: z.array(z.object({ id, location: index }), { error: 'must be an array of depots' }),
+    vehicles: z.array(
+      z.object({
+        id,
+        capacity,
+        shift: pair('start, end').refine(([a, b]) => a <= b, { message: 'start must not be after end' }),
+        startDepot: id,
+        endDepot: id,
+        maxDistance: nonNegative('maxDistance').optional(),
+        maxDuration: nonNegative('maxDuration').optional(),
+        maxOrders: z.number().int({ message: 'must be an integer' }).min(0, { message: 'must be >= 0' }).optional(),
+        features: z.array(z.string({ error: 'must be a string' }), { error: 'must be an array of strings' }).optional(),
+      }),
+      { error: 'must be an array of vehicles' },
+    ),
+    orders: z.array(
+      z.object({
+        id,
+        location: index,
+        weight: nonNegative('weight'),
+        volume: nonNegative('volume'),
+        serviceTime: nonNegative('serviceTime'),
+        timeWindow: pair('start, end').refine(([a, b]) => a <= b, { message: 'start must not be after end' }).optional(),
+        requiredFeatures: z.array(z.string({ error: 'must be a string' }), { error: 'must be an array of strings' }).optional(),
+      }),
+      { error: 'must be an array of orders' },
+    ),
+  })
+  .superRefine((p, ctx) => {
+    const m = p.matrix;
+    const n = m.kind === 'explicit' ? m.distance.length : m.coordinates.length;
+    if (m.kind === 'explicit') {
+      if (m.duration.length !== n)
+        ctx.addIssue({ code: 'custom', path: ['matrix', 'duration'], message: `must have ${n} rows like matrix.distance` });
+      for (const key of ['distance', 'duration'] as const)
+        m[key].forEach((row, i) => {
+          if (row.length !== n) ctx.addIssue({ code: 'custom', path: ['matrix', key, i], message: `row must have ${n} entries (the matrix must be square)` });
+        });
+    }
+    const checkLoc = (path: (string | number)[], loc: number) => {
+      if (loc >= n) ctx.addIssue({ code: 'custom', path, message: `must be < ${n} (the number of matrix locations)` });
+    };
+    const depotIds = new Set<string>();
+    p.depots.forEach((d, i) => {
+      checkLoc(['depots', i, 'location'], d.location);
+      if (depotIds.has(d.id)) ctx.addIssue({ code: 'custom', path: ['depots', i, 'id'], message: `duplicate depot id '${d.id}'` });
+      depotIds.add(d.id);
+    });
+    const vehicleIds = new Set<string>();
+    p.vehicles.forEach((v, i) => {
+      if (vehicleIds.has(v.id)) ctx.addIssue({ code: 'custom', path: ['vehicles', i, 'id'], message: `duplicate vehicle id '${v.id}'` });
+      vehicleIds.add(v.id);
+      if (!depotIds.has(v.startDepot)) ctx.addIssue({ code: 'custom', path: ['vehicles', i, 'startDepot'], message: `must name a depot (unknown '${v.startDepot}')` });
+      if (!depotIds.has(v.endDepot)) ctx.addIssue({ code: 'custom', path: ['vehicles', i, 'endDepot'], message: `must name a depot (unknown '${v.endDepot}')` });
+    });
+    const orderIds = new Set<string>();
+    p.orders.forEach((o, i) => {
+      checkLoc(['orders', i, 'location'], o.location);
+      if (orderIds.has(o.id)) ctx.addIssue({ code: 'custom', path: ['orders', i, 'id'], message: `duplicate order id '${o.id}'` });
+      orderIds.add(o.id);
+    });
+  });
+
+/** Invalid problem input: the message lists every issue as `path: rule`, one per line. */
+export class ProblemValidationError extends Error {
+  override name = 'ProblemValidationError';
+  constructor(readonly issues: Array<{ path: string; message: string }>) {
+    super(issues.map((i) => `${i.path}: ${i.message}`).join('\n'));
+  }
+}
+
+export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  let s = '';
+  for (const k of path) s += typeof k === 'number' ? `[${k}]` : s === '' ? String(k) : `.${String(k)}`;
+  return s === '' ? '(root)' : s;
+}
+
+/** Validates unknown JSON as a problem; throws ProblemValidationError naming each field and rule. */
+export function parseProblem(data: unknown): ProblemInput {
+  const r = problemSchema.safeParse(data);
+  if (r.success) return r.data as ProblemInput;
+  throw new ProblemValidationError(r.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })));
+}

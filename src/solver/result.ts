@@ -1,0 +1,74 @@
+/** Turns the search solution into the public, immutable SolveResult. */
+import type { RouteResult, SolveResult, StopResult, UnassignedReason } from '../model/input.js';
+import type { Problem } from '../model/problem.js';
+import type { SearchSolution } from '../route/search-solution.js';
+
+export function exportRoutes(p: Problem, sol: SearchSolution): RouteResult[] {
+  const n = p.nLoc;
+  const out: RouteResult[] = [];
+  for (const r of sol.routes) {
+    if (r.size === 0) continue;
+    const v = r.vehicle;
+    // The earliest start that achieves the route's minimal duration: no needless waiting.
+    const start = r.fE[r.size + 1];
+    let t = start;
+    let prev = p.vStartLoc[v];
+    let dist = 0;
+    let remW = r.weight;
+    let remV = r.volume;
+    const stops: StopResult[] = [];
+    for (let i = 1; i <= r.size; i++) {
+      const o = r.ord[i];
+      const L = p.oLoc[o];
+      const arrival = t + p.dur[prev * n + L];
+      dist += p.dist[prev * n + L];
+      const begin = Math.max(arrival, p.oEarly[o]);
+      const departure = begin + p.oService[o];
+      remW -= p.oW[o];
+      remV -= p.oV[o];
+      stops.push({
+        orderId: p.orderIds[o],
+        location: L,
+        arrival,
+        start: begin,
+        departure,
+        load: { weight: clean(remW), volume: clean(remV) },
+        distance: dist,
+      });
+      t = departure;
+      prev = L;
+    }
+    const end = t + p.dur[prev * n + p.vEndLoc[v]];
+    dist += p.dist[prev * n + p.vEndLoc[v]];
+    out.push({
+      vehicleId: p.vehicleIds[v],
+      start,
+      end,
+      stops,
+      distance: dist,
+      duration: end - start,
+      load: { weight: r.weight, volume: r.volume },
+    });
+  }
+  return out;
+}
+
+function clean(x: number): number {
+  return Math.abs(x) < 1e-9 ? 0 : x;
+}
+
+export function buildResult(
+  p: Problem,
+  sol: SearchSolution,
+  reasons: Array<{ orderId: string; reason: UnassignedReason }>,
+  stats: { elapsedMs: number; iterations: number },
+): SolveResult {
+  const routes = exportRoutes(p, sol);
+  let distance = 0;
+  let duration = 0;
+  for (const r of routes) {
+    distance += r.distance;
+    duration += r.duration;
+  }
+  return { routes, distance, duration, vehicles: routes.length, unassigned: reasons, stats };
+}

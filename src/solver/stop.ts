@@ -1,0 +1,40 @@
+/**
+ * When the search stops: a wall-clock deadline (hard), an iteration budget, or both. The clock is
+ * passed in, so the pure core never reads the time itself.
+ */
+export type Clock = () => number;
+
+export class Stop {
+  iterations = 0;
+  private readonly deadline: number;
+  constructor(
+    private readonly clock: Clock,
+    timeLimitMs: number | undefined,
+    private readonly maxIterations: number | undefined,
+    readonly startedAt = clock(),
+  ) {
+    this.deadline = timeLimitMs === undefined ? Infinity : startedAt + timeLimitMs;
+  }
+
+  /** True once the deadline or the iteration budget is reached. */
+  done(): boolean {
+    if (this.maxIterations !== undefined && this.iterations >= this.maxIterations) return true;
+    return this.clock() >= this.deadline;
+  }
+
+  /** Only the deadline: inner loops check it so a long local search never overruns. */
+  timeUp(): boolean {
+    return this.deadline !== Infinity && this.clock() >= this.deadline;
+  }
+
+  elapsed(): number {
+    return this.clock() - this.startedAt;
+  }
+
+  /** Fraction of the budget used, in [0, 1] (for annealing schedules). */
+  progress(): number {
+    const byIt = this.maxIterations !== undefined ? this.iterations / this.maxIterations : 0;
+    const byTime = this.deadline !== Infinity ? (this.clock() - this.startedAt) / (this.deadline - this.startedAt) : 0;
+    return Math.min(1, Math.max(byIt, byTime));
+  }
+}

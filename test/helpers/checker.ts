@@ -1,0 +1,137 @@
+/**
+ * An independent feasibility checker. It recomputes everything from the raw ProblemInput and the
+ * reported SolveResult and imports nothing from the solver: its own matrix arithmetic, its own
+ * schedule simulation. Returns a list of problems found (empty when the solution is valid).
+ */
+import turfDistance from '@turf/distance';
+import type { ProblemInput, SolveResult } from '../../src/model/input.js';
+
+const TOL = 1e-6;
+
+function arcs(p: ProblemInput): (i: number, j: number) => { d: number; t: number } | null {
+  const m = p.matrix;
+  if (m.kind === 'euclidean') {
+    return (i, j) => {
+      const [xi, yi] = m.coordinates[i];
+      const [xj, yj] = m.coordinates[j];
+      let d = Math.hypot(xi - xj, yi - yj);
+      if (i === j) d = 0;
+      if (m.rounding === 'trunc1') d = Math.floor(d * 10 + 1e-9) / 10;
+      return { d, t: d / (m.speed ?? 1) };
+    };
+  }
+  if (m.kind === 'haversine') {
+    return (i, j) => {
+      const [la1, lo1] = m.coordinates[i];
+      const [la2, lo2] = m.coordinates[j];
+      const d = i === j ? 0 : turfDistance([lo1, la1], [lo2, la2], { units: 'meters' }) * (m.detourFactor ?? 1.3);
+      return { d, t: d / (m.speedKmh / 3.6) };
+    };
+  }
+  return (i, j) => {
+    if (i === j) return { d: 0, t: 0 };
+    const d = m.distance[i][j];
+    const t = m.duration[i][j];
+    return d === null || t === null ? null : { d, t };
+  };
+}
+
+const near = (a: number, b: number) => Math.abs(a - b) <= TOL * Math.max(1, Math.abs(a), Math.abs(b));
+
+export function checkSolution(p: ProblemInput, r: SolveResult): string[] {
+  const errs: string[] = [];
+  const arc = arcs(p);
+  const orders = new Map(p.orders.map((o) => [o.id, o]));
+  const vehicles = new Map(p.vehicles.map((v) => [v.id, v]));
+  const depots = new Map(p.depots.map((d) => [d.id, d.location]));
+  const seen = new Map<string, number>();
+  const usedVehicles = new Set<string>();
+  let total = 0;
+  let totalDur = 0;
+  r.routes.forEach((route, ri) => {
+    const where = `route ${ri} (${route.vehicleId})`;
+    const v = vehicles.get(route.vehicleId);
+    if (!v) {
+      errs.push(`${where}: unknown vehicle`);
+      return;
+    }
+    if (usedVehicles.has(v.id)) errs.push(`${where}: vehicle used twice`);
+    usedVehicles.add(v.id);
+    if (route.stops.length === 0) errs.push(`${where}: empty route reported`);
+    const features = new Set(v.features ?? []);
+    let loc = depots.get(v.startDepot)!;
+    let t = route.start;
+    if (t < v.shift[0] - TOL) errs.push(`${where}: starts ${t} before the shift ${v.shift[0]}`);
+    let dist = 0;
+    let w = 0;
+    let vol = 0;
+    for (const s of route.stops) w += orders.get(s.orderId)?.weight ?? 0;
+    for (const s of route.stops) vol += orders.get(s.orderId)?.volume ?? 0;
+    if (w > v.capacity.weight + TOL) errs.push(`${where}: weight ${w} > capacity ${v.capacity.weight}`);
+    if (vol > v.capacity.volume + TOL) errs.push(`${where}: volume ${vol} > capacity ${v.capacity.volume}`);
+    if (!near(route.load.weight, w) || !near(route.load.volume, vol)) errs.push(`${where}: reported load differs`);
+    let remW = w;
+    let remV = vol;
+    for (const s of route.stops) {
+      const o = orders.get(s.orderId);
+      if (!o) {
+        errs.push(`${where}: unknown order ${s.orderId}`);
+        continue;
+      }
+      seen.set(o.id, (seen.get(o.id) ?? 0) + 1);
+      for (const f of o.requiredFeatures ?? []) if (!features.has(f)) errs.push(`${where}: order ${o.id} needs feature ${f}`);
+      const a = arc(loc, o.location);
+      if (!a) {
+        errs.push(`${where}: no road from ${loc} to ${o.location}`);
+        return;
+      }
+      dist += a.d;
+      const arrival = t + a.t;
+      const start = Math.max(arrival, o.timeWindow ? o.timeWindow[0] : -Infinity);
+      if (o.timeWindow && start > o.timeWindow[1] + TOL) errs.push(`${where}: order ${o.id} served at ${start} after its window ends ${o.timeWindow[1]}`);
+      const departure = start + o.serviceTime;
+      remW -= o.weight;
+      remV -= o.volume;
+      if (!near(s.arrival, arrival) || !near(s.start, start) || !near(s.departure, departure))
+        errs.push(`${where}: order ${o.id} times reported ${s.arrival}/${s.start}/${s.departure}, recomputed ${arrival}/${start}/${departure}`);
+      if (!near(s.distance, dist)) errs.push(`${where}: order ${o.id} distance reported ${s.distance}, recomputed ${dist}`);
+      if (!near(s.load.weight, remW) || !near(s.load.volume, remV)) errs.push(`${where}: order ${o.id} load after stop reported wrong`);
+      t = departure;
+      loc = o.location;
+    }
+    const back = arc(loc, depots.get(v.endDepot)!);
+    if (!back) {
+      errs.push(`${where}: no road back to the end depot`);
+      return;
+    }
+    dist += back.d;
+    const end = t + back.t;
+    if (end > v.shift[1] + TOL) errs.push(`${where}: ends ${end} after the shift ${v.shift[1]}`);
+    if (!near(route.end, end)) errs.push(`${where}: end reported ${route.end}, recomputed ${end}`);
+    if (!near(route.distance, dist)) errs.push(`${where}: distance reported ${route.distance}, recomputed ${dist}`);
+    if (!near(route.duration, end - route.start)) errs.push(`${where}: duration reported ${route.duration}, recomputed ${end - route.start}`);
+    if (v.maxDistance !== undefined && dist > v.maxDistance + TOL) errs.push(`${where}: distance ${dist} > max ${v.maxDistance}`);
+    if (v.maxDuration !== undefined && end - route.start > v.maxDuration + TOL) errs.push(`${where}: duration ${end - route.start} > max ${v.maxDuration}`);
+    if (v.maxOrders !== undefined && route.stops.length > v.maxOrders) errs.push(`${where}: ${route.stops.length} orders > max ${v.maxOrders}`);
+    total += dist;
+    totalDur += end - route.start;
+  });
+  for (const u of r.unassigned) {
+    if (!orders.has(u.orderId)) errs.push(`unassigned: unknown order ${u.orderId}`);
+    seen.set(u.orderId, (seen.get(u.orderId) ?? 0) + 1);
+  }
+  for (const o of p.orders) {
+    const c = seen.get(o.id) ?? 0;
+    if (c !== 1) errs.push(`order ${o.id} appears ${c} times (routes + unassigned)`);
+  }
+  if (!near(r.distance, total)) errs.push(`total distance reported ${r.distance}, recomputed ${total}`);
+  if (!near(r.duration, totalDur)) errs.push(`total duration reported ${r.duration}, recomputed ${totalDur}`);
+  if (r.vehicles !== r.routes.length) errs.push(`vehicles reported ${r.vehicles}, routes ${r.routes.length}`);
+  return errs;
+}
+
+/** Throws with every problem found; use on every solution a test produces. */
+export function assertFeasible(p: ProblemInput, r: SolveResult): void {
+  const errs = checkSolution(p, r);
+  if (errs.length > 0) throw new Error(`infeasible solution:\n${errs.slice(0, 20).join('\n')}`);
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { solve } from '../../src/index.js';
+import { assertFeasible } from '../helpers/checker.js';
+import { randomProblem, solomon } from '../helpers/problems.js';
+
+describe('solve', () => {
+  it('serves every customer of C101 feasibly within the fleet', () => {
+    const p = solomon('C101');
+    const r = solve(p, { iterations: 200, seed: 1 });
+    assertFeasible(p, r);
+    expect(r.unassigned).toEqual([]);
+    expect(r.vehicles).toBeLessThanOrEqual(25);
+  });
+
+  for (const seed of [1, 2, 3]) {
+    it(`gives feasible results on random instances with all constraints (seed ${seed})`, () => {
+      const p = randomProblem({ orders: 60, vehicles: 6, seed, windows: true, features: true, limits: true });
+      const r = solve(p, { iterations: 200, seed });
+      assertFeasible(p, r);
+    });
+  }
+
+  it('reproduces the same solution for the same seed and iteration budget', () => {
+    const p = randomProblem({ orders: 50, vehicles: 8, seed: 7, windows: true });
+    const a = solve(p, { iterations: 300, seed: 5 });
+    const b = solve(p, { iterations: 300, seed: 5 });
+    assertFeasible(p, a);
+    expect(a.routes.map((r) => r.stops.map((s) => s.orderId))).toEqual(b.routes.map((r) => r.stops.map((s) => s.orderId)));
+    expect(a.distance).toBe(b.distance);
+  });
+
+  it('uses the haversine and explicit matrices', () => {
+    const base = randomProblem({ orders: 15, vehicles: 3, seed: 4 });
+    const coords = (base.matrix as { coordinates: Array<[number, number]> }).coordinates;
+    const hav = { ...base, matrix: { kind: 'haversine' as const, coordinates: coords.map(([x, y]) => [52 + x / 1000, 13 + y / 1000] as [number, number]), speedKmh: 30 } };
+    hav.vehicles = hav.vehicles.map((v) => ({ ...v, shift: [0, 100000] as [number, number] }));
+    const r1 = solve(hav, { iterations: 50 });
+    assertFeasible(hav, r1);
+    expect(r1.unassigned).toEqual([]);
+    const n = coords.length;
+    const d = coords.map(([x1, y1]) => coords.map(([x2, y2]) => Math.round(Math.hypot(x1 - x2, y1 - y2))));
+    const ex = { ...base, matrix: { kind: 'explicit' as const, distance: d, duration: d.map((row) => row.slice()) } };
+    const r2 = solve(ex, { iterations: 50 });
+    assertFeasible(ex, r2);
+    expect(r2.unassigned).toEqual([]);
+    expect(n).toBe(16);
+  });
+});
