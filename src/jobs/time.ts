@@ -55,15 +55,13 @@ export function zoneOffsetMs(timeZone: string, utcMs: number): number {
 export function wallToUtcMs(timeZone: string, date: string, seconds: number): number {
   const [y, m, d] = date.split('-').map(Number);
   const wall = Date.UTC(y, m - 1, d) + seconds * 1000;
-  const first = wall - zoneOffsetMs(timeZone, wall);
-  const offset = zoneOffsetMs(timeZone, first);
-  const second = wall - offset;
-  if (second === first) return first;
-  // The offset changes near this wall time: take the reading that maps back to the same wall time
-  // (first occurrence when both do); none does inside a gap, where the later instant is the shift.
-  const candidates = [first, second].filter((t) => t + zoneOffsetMs(timeZone, t) === wall);
-  if (candidates.length > 0) return Math.min(...candidates);
-  return Math.max(first, second);
+  // The offsets in force around this wall time (zones never switch twice within 6 hours): a
+  // reading that maps back to the same wall time is valid; the earliest valid one is the first
+  // occurrence. None is valid inside a gap, where the later reading is the forward shift.
+  const offsets = new Set([-6, 0, 6].map((h) => zoneOffsetMs(timeZone, wall + h * 3_600_000)));
+  const readings = [...offsets].map((o) => wall - o);
+  const valid = readings.filter((t) => t + zoneOffsetMs(timeZone, t) === wall);
+  return valid.length > 0 ? Math.min(...valid) : Math.max(...readings);
 }
 
 /** 'HH:MM' or 'HH:MM:SS' -> seconds past midnight; throws on anything else. '24:00' is allowed. */

@@ -1,0 +1,142 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { EventBus, type PlannerEvent } from '../../src/jobs/events.js';
+import { JobService } from '../../src/jobs/service.js';
+import { SolverPool } from '../../src/pool/pool.js';
+import { COMPANY, FAULTY_WORKER, addOrder, addVehicle, makeStore, until } from './world.js';
+
+// Pool mechanics and the state machine, with the test worker's markers on the vehicles:
+// test:unassign (answers at once, nothing placed), test:crash, test:oom, test:hang, test:throw.
+const pool = new SolverPool({ filename: FAULTY_WORKER, threads: 2, maxOldGenerationSizeMb: 64 });
+afterAll(() => pool.destroy());
+
+function world(marker: string) {
+  const store = makeStore();
+  addVehicle(store, 1, { features: [marker] });
+  for (let id = 1; id <= 3; id++) addOrder(store, { id });
+  const events = new EventBus();
+  const seen: PlannerEvent[] = [];
+  events.onAny((e) => seen.push(e));
+  return { store, events, seen };
+}
+
+describe('job states and events', () => {
+  it('queued -> running -> done, with planning_job.finished carrying the job object', async () => {
+    const { store, events, seen } = world('test:unassign');
+    const service = new JobService({ store, pool, events, timeBudgetSec: 1 });
+    const job = await service.submit(COMPANY, { order_ids: [1, 2, 3] });
+    expect(job.status).toBe('queued');
+    const done = await service.waitFor(COMPANY, job.job_id);
+    expect(store.transitions.get(job.job_id)).toEqual(['queued', 'running', 'done']);
+    expect(done.result).toEqual({
+      route_ids: [],
+      summary: { route_count: 0, unassigned_count: 3 },
+      unassigned: [1, 2, 3].map((order_id) => ({ order_id, reason: 'no_vehicle' })),
+    });
+    expect(done.error).toBe('');
+    expect(Date.parse(done.updated_at)).toBeGreaterThanOrEqual(Date.parse(done.created_at));
+    const finished = seen.filter((e) => e.event === 'planning_job.finished');
+    expect(finished).toHaveLength(1);
+    expect(finished[0].data).toEqual(done);
+    expect(finished[0].companyId).toBe(COMPANY);
+    expect(finished[0].id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(seen.filter((e) => e.event === 'order.status_changed')).toHaveLength(0);
+  });
+
+  it('running -> failed when an order is no longer new: nothing placed, readable error, event sent', async () => {
+    const { store, events, seen } = world('test:unassign');
+    const service = new JobService({ store, pool, events, timeBudgetSec: 1 });
+    store.setOrderStatus(2, 'in_route', '2026-11-30T10:00:00Z');
+    const job = await service.submit(COMPANY, { order_ids: [1, 2, 3] });
+    const failed = await service.waitFor(COMPANY, job.job_id);
+    expect(failed.status).toBe('failed');
+    expect(store.transitions.get(job.job_id)).toEqual(['queued', 'running', 'failed']);
+    expect(failed.result).toEqual({});
+    expect(failed.error).toBe(
+      'Only orders in status new can be planned; these are not (already in a route or closed): 2 (in_route). Nothing was planned.',
+    );
+    expect(store.getOrder(1)!.status).toBe('new');
+    expect(store.listRoutes(COMPANY)).toEqual([]);
+    expect(seen.map((e) => e.event)).toEqual(['planning_job.finished']);
+    expect(seen[0].data).toEqual(failed);
+  });
+
+  it('a worker that crashes fails its job with a readable error and the next job still runs', async () => {
+    const { store } = world('test:crash');
+    const service = new JobService({ store, pool, timeBudgetSec: 1 });
+    const job = await service.submit(COMPANY, { order_ids: [1, 2] });
+    const failed = await service.waitFor(COMPANY, job.job_id);
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toBe('The planning worker crashed (worker exited with code: 3). Nothing was planned.');
+    expect(failed.result).toEqual({});
+    addVehicle(store, 1, { features: ['test:unassign'] });
+    const next = await service.waitFor(COMPANY, (await service.submit(COMPANY, { order_ids: [1, 2] })).job_id);
+    expect(next.status).toBe('done');
+  });
+
+  it('a worker that runs out of memory fails its job', async () => {
+    const { store } = world('test:oom');
+    const service = new JobService({ store, pool, timeBudgetSec: 1 });
+    const failed = await service.waitFor(COMPANY, (await service.submit(COMPANY, { order_ids: [1] })).job_id);
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toBe('The planning worker ran out of memory and was stopped. Nothing was planned; try fewer orders per job.');
+  });
+
+  it('a solve that throws fails its job', async () => {
+    const { store } = world('test:throw');
+    const service = new JobService({ store, pool, timeBudgetSec: 1 });
+    const failed = await service.waitFor(COMPANY, (await service.submit(COMPANY, { order_ids: [1] })).job_id);
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toBe('The planning failed: the test worker threw on purpose. Nothing was planned.');
+  });
+
+  it('a solve that ignores its deadline is stopped after budget plus grace', async () => {
+    const { store } = world('test:hang');
+    const service = new JobService({ store, pool, timeBudgetSec: 0.2, abortGraceSec: 0.3 });
+    const failed = await service.waitFor(COMPANY, (await service.submit(COMPANY, { order_ids: [1] })).job_id);
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toBe('The planning did not finish within its time budget (0.2 s plus 0.3 s grace) and was stopped. Nothing was planned.');
+    expect(store.listUnfinishedJobs()).toEqual([]);
+  });
+
+  it('jobs start in FIFO order, at most `concurrency` at once', async () => {
+    const { store } = world('test:unassign');
+    const service = new JobService({ store, pool, timeBudgetSec: 1, concurrency: 1 });
+    const order: number[] = [];
+    service.events.on('planning_job.finished', (e) => order.push(e.data.job_id));
+    const ids = [];
+    for (let i = 0; i < 4; i++) ids.push((await service.submit(COMPANY, { order_ids: [1 + (i % 3)] })).job_id);
+    // with one slot, only the first can be running; the others wait queued
+    expect(ids.slice(1).map((id) => store.getJob(COMPANY, id)!.status)).toEqual(['queued', 'queued', 'queued']);
+    await service.idle();
+    expect(order).toEqual(ids);
+  });
+
+  it('a restart runs again the jobs left running and queued, and they complete', async () => {
+    const { store } = world('test:hang');
+    const first = new JobService({ store, pool, timeBudgetSec: 60, concurrency: 1 });
+    const a = await first.submit(COMPANY, { order_ids: [1] });
+    const b = await first.submit(COMPANY, { order_ids: [2] });
+    const c = await first.submit(COMPANY, { order_ids: [3] });
+    await until(() => store.getJob(COMPANY, a.job_id)!.status === 'running');
+    // the process "dies": nothing more is written by the first service
+    await first.close('abandon');
+    expect([a, b, c].map((j) => store.getJob(COMPANY, j.job_id)!.status)).toEqual(['running', 'queued', 'queued']);
+
+    addVehicle(store, 1, { features: ['test:unassign'] });
+    const second = new JobService({ store, pool, timeBudgetSec: 1 });
+    const finished: number[] = [];
+    second.events.on('planning_job.finished', (e) => finished.push(e.data.job_id));
+    await second.start();
+    await second.idle();
+    expect([a, b, c].map((j) => store.getJob(COMPANY, j.job_id)!.status)).toEqual(['done', 'done', 'done']);
+    expect(finished.sort()).toEqual([a.job_id, b.job_id, c.job_id].sort());
+    expect(store.listUnfinishedJobs()).toEqual([]);
+  });
+
+  it('a closed service refuses new jobs', async () => {
+    const { store } = world('test:unassign');
+    const service = new JobService({ store, pool });
+    await service.close();
+    await expect(service.submit(COMPANY, { order_ids: [1] })).rejects.toThrow('shut down');
+  });
+});
