@@ -1,6 +1,7 @@
 /** The improvement phase: local search, then ruin-and-recreate until the stop says so. */
 import type { Objective } from '../model/input.js';
 import type { SearchSolution } from '../route/search-solution.js';
+import { LocalSearch } from '../search/local-search.js';
 import type { Rng } from './rng.js';
 import type { Stop } from './stop.js';
 
@@ -11,4 +12,8 @@ export interface ImproveContext {
   objective: Objective;
 }
 
-export function improve(_sol: SearchSolution, _ctx: ImproveContext): void {}
+export function improve(sol: SearchSolution, ctx: ImproveContext): void {
+  const ls = new LocalSearch(sol);
+  ls.touchAll();
+  ls.run({ neighbours: ctx.neighbours, shuffle: (a) => ctx.rng.shuffle(a), timeUp: () => ctx.stop.timeUp() });
+}

@@ -1,0 +1,127 @@
+/**
+ * Granular local search, first improvement. For each order u (in random order) and each of its k
+ * neighbours v, every operator evaluates its move; the first that improves is applied. A pair is
+ * skipped when neither route changed since u was last examined (HGS "whenLastModified"), so later
+ * passes only revisit what moved. Stops at a local optimum or when time is up.
+ */
+import type { SearchSolution } from '../route/search-solution.js';
+import { RouteProbe } from '../route/probe.js';
+import type { SearchRoute } from '../route/search-route.js';
+import type { Operator } from './operator.js';
+import { defaultOperators } from './operators/index.js';
+
+export interface LocalSearchEnv {
+  neighbours: { k: number; list: Int32Array };
+  shuffle(a: number[]): number[];
+  timeUp(): boolean;
+}
+
+const IMPROVES = -1e-7;
+
+export class LocalSearch {
+  readonly operators: Operator[];
+  private probe: RouteProbe;
+  private lastTested: Float64Array;
+  private modifiedAt: Float64Array;
+  private clock = 1;
+  private cands: SearchRoute[] = [];
+  moves = 0;
+
+  constructor(
+    private readonly sol: SearchSolution,
+    operators: Operator[] = defaultOperators(),
+  ) {
+    this.operators = operators.filter((o) => o.supports(sol.p));
+    this.probe = new RouteProbe(sol.p, sol.costs);
+    this.lastTested = new Float64Array(sol.p.nOrders).fill(-1);
+    this.modifiedAt = new Float64Array(sol.routes.length);
+  }
+
+  /** Marks every route as changed, e.g. after a perturbation rebuilt the solution. */
+  touchAll(): void {
+    this.clock++;
+    this.modifiedAt.fill(this.clock);
+  }
+
+  touch(routeIndex: number): void {
+    this.modifiedAt[routeIndex] = ++this.clock;
+  }
+
+  /** Runs to a local optimum; returns whether anything improved. */
+  run(env: LocalSearchEnv): boolean {
+    const sol = this.sol;
+    const n = sol.p.nOrders;
+    const { k, list } = env.neighbours;
+    const order: number[] = [];
+    for (let o = 0; o < n; o++) order.push(o);
+    let any = false;
+    let improved = true;
+    let counter = 0;
+    while (improved) {
+      improved = false;
+      env.shuffle(order);
+      for (const u of order) {
+        if ((++counter & 31) === 0 && env.timeUp()) return any;
+        if (sol.routeOf[u] < 0) continue;
+        const testedAt = this.lastTested[u];
+        this.lastTested[u] = ++this.clock;
+        for (let t = 0; t < k; t++) {
+          const v = list[u * k + t];
+          if (sol.routeOf[v] < 0) continue;
+          if (testedAt > this.modifiedAt[sol.routeOf[u]] && testedAt > this.modifiedAt[sol.routeOf[v]]) continue;
+          for (const op of this.operators) {
+            const delta = op.evaluate(sol, u, v);
+            if (delta < IMPROVES) {
+              const r1 = sol.routeOf[u];
+              const r2 = sol.routeOf[v];
+              op.apply(sol, u, v);
+              this.touch(r1);
+              this.touch(r2);
+              this.moves++;
+              improved = any = true;
+              if (sol.routeOf[u] < 0 || sol.routeOf[v] < 0) break;
+            }
+          }
+          if (sol.routeOf[u] < 0) break;
+        }
+        if (this.relocateToEmpty(u)) improved = any = true;
+      }
+    }
+    return any;
+  }
+
+  /** Moving u alone onto an unused vehicle: sometimes the cheapest fix. */
+  private relocateToEmpty(u: number): boolean {
+    const sol = this.sol;
+    const r = sol.routes[sol.routeOf[u]];
+    if (r.size === 1) return false;
+    const i = sol.posOf[u];
+    const probe = this.probe;
+    sol.candidateRoutes(this.cands);
+    let best: SearchRoute | null = null;
+    let bestDelta = IMPROVES;
+    let removal = NaN;
+    for (const s of this.cands) {
+      if (s.size > 0 || !sol.compatible(u, s)) continue;
+      if (Number.isNaN(removal)) {
+        probe.prefix(r, i - 1).finishSuffix(r, i + 1);
+        if (!probe.feasible) return false;
+        removal = probe.cost - r.cost;
+      }
+      probe.prefix(s, 0).order(u).finishSuffix(s, 1);
+      if (!probe.feasible) continue;
+      const delta = removal + probe.cost;
+      if (delta < bestDelta) {
+        bestDelta = delta;
+        best = s;
+      }
+    }
+    if (best === null) return false;
+    sol.remove(u);
+    sol.insert(u, best, 0);
+    this.touch(r.index);
+    this.touch(best.index);
+    this.moves++;
+    return true;
+  }
+}

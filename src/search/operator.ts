@@ -1,0 +1,50 @@
+/**
+ * The local-search operator interface. An operator looks at a pair (u, v) of orders, v one of u's
+ * granular neighbours: `evaluate` returns the cost delta of its best variant (Infinity when no
+ * variant is feasible or the move does not apply) and remembers that variant; `apply` performs the
+ * move last evaluated. Evaluation reads cached route segments and allocates nothing.
+ */
+import type { Problem } from '../model/problem.js';
+import { RouteProbe } from '../route/probe.js';
+import type { SearchRoute } from '../route/search-route.js';
+import type { SearchSolution } from '../route/search-solution.js';
+
+export interface Operator {
+  readonly name: string;
+  evaluations: number;
+  applications: number;
+  supports(p: Problem): boolean;
+  evaluate(sol: SearchSolution, u: number, v: number): number;
+  apply(sol: SearchSolution, u: number, v: number): void;
+}
+
+/** Shared base: two probes (one per route touched) and the counters. */
+export abstract class BaseOperator implements Operator {
+  abstract readonly name: string;
+  evaluations = 0;
+  applications = 0;
+  protected a!: RouteProbe;
+  protected b!: RouteProbe;
+
+  supports(_p: Problem): boolean {
+    return true;
+  }
+
+  protected probes(sol: SearchSolution): void {
+    if (this.a === undefined || this.a.p !== sol.p || this.a.costs !== sol.costs) {
+      this.a = new RouteProbe(sol.p, sol.costs);
+      this.b = new RouteProbe(sol.p, sol.costs);
+    }
+  }
+
+  abstract evaluate(sol: SearchSolution, u: number, v: number): number;
+  abstract apply(sol: SearchSolution, u: number, v: number): void;
+}
+
+/** Whether every order at positions i..j of route r may ride on vehicle `vehicle`. */
+export function rangeCompatible(sol: SearchSolution, r: SearchRoute, i: number, j: number, vehicle: number): boolean {
+  const p = sol.p;
+  if (!p.hasRequirements || r.vehicle === vehicle) return true;
+  for (let k = i; k <= j; k++) if (p.compat[r.ord[k] * p.nVehicles + vehicle] !== 1) return false;
+  return true;
+}

@@ -1,0 +1,57 @@
+/** Swap: orders u and v exchange places (between routes or inside one). */
+import { BaseOperator } from '../operator.js';
+import type { SearchSolution } from '../../route/search-solution.js';
+
+export class Swap extends BaseOperator {
+  readonly name = 'swap';
+
+  evaluate(sol: SearchSolution, u: number, v: number): number {
+    this.evaluations++;
+    this.probes(sol);
+    const p = sol.p;
+    const r = sol.routes[sol.routeOf[u]];
+    const s = sol.routes[sol.routeOf[v]];
+    const i = sol.posOf[u];
+    const j = sol.posOf[v];
+    const a = this.a;
+    if (r !== s) {
+      if (!sol.compatible(u, s) || !sol.compatible(v, r)) return Infinity;
+      const dw = p.oW[v] - p.oW[u];
+      const dv = p.oV[v] - p.oV[u];
+      if (r.weight + dw > p.vCapW[r.vehicle] + 1e-6 || r.volume + dv > p.vCapV[r.vehicle] + 1e-6) return Infinity;
+      if (s.weight - dw > p.vCapW[s.vehicle] + 1e-6 || s.volume - dv > p.vCapV[s.vehicle] + 1e-6) return Infinity;
+      a.prefix(r, i - 1).order(v).finishSuffix(r, i + 1);
+      if (!a.feasible) return Infinity;
+      const b = this.b;
+      b.prefix(s, j - 1).order(u).finishSuffix(s, j + 1);
+      if (!b.feasible) return Infinity;
+      return a.cost + b.cost - r.cost - s.cost;
+    }
+    const x = Math.min(i, j);
+    const y = Math.max(i, j);
+    a.prefix(r, x - 1).order(r.ord[y]).range(r, x + 1, y - 1).order(r.ord[x]).finishSuffix(r, y + 1);
+    if (!a.feasible) return Infinity;
+    return a.cost - r.cost;
+  }
+
+  apply(sol: SearchSolution, u: number, v: number): void {
+    this.applications++;
+    const r = sol.routes[sol.routeOf[u]];
+    const s = sol.routes[sol.routeOf[v]];
+    const i = sol.posOf[u];
+    const j = sol.posOf[v];
+    if (r !== s) {
+      const ro = r.orders();
+      const so = s.orders();
+      ro[i - 1] = v;
+      so[j - 1] = u;
+      sol.setRoute(r, ro);
+      sol.setRoute(s, so);
+      return;
+    }
+    const ro = r.orders();
+    ro[i - 1] = v;
+    ro[j - 1] = u;
+    sol.setRoute(r, ro);
+  }
+}
