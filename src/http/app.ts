@@ -1,0 +1,107 @@
+/**
+ * The HTTP app, built by a function and never listening: tests drive it with `app.inject()`,
+ * `serve` (server.ts) is the only place that opens a socket.
+ */
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { ServiceEvents } from '../service/events.js';
+import { OrderService } from '../service/orders.js';
+import type { Clock } from '../service/time.js';
+import type { Store } from '../store/store.js';
+import { registerAuth } from './auth.js';
+import { DETAIL, errorHandler } from './errors.js';
+import { buildOpenApi } from './openapi.js';
+import { registerOrderRoutes } from './orders-routes.js';
+
+export const API_PREFIX = '/api/public/v1';
+/** 8 MiB: a bulk of 500 orders with every field at its limit fits; more is 413. */
+export const DEFAULT_BODY_LIMIT = 8 * 1024 * 1024;
+
+export interface AppOptions {
+  store: Store;
+  events?: ServiceEvents;
+  /** Queue new and changed addresses for geocoding (false for the `none` provider). Default true. */
+  geocoding?: boolean;
+  /** Called after a commit that queued geocoding (wakes the geocoding worker). */
+  onGeocodeQueued?: () => void;
+  /** fastify's logger option (false by default: tests stay quiet). */
+  logger?: FastifyServerOptions['logger'];
+  bodyLimit?: number;
+  clock?: Clock;
+}
+
+export interface AppServices {
+  store: Store;
+  events: ServiceEvents;
+  orders: OrderService;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: AppServices;
+  }
+}
+
+export function buildApp(options: AppOptions): FastifyInstance {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
+    },
+  });
+
+  const events = options.events ?? new ServiceEvents();
+  events.onListenerError = (err) => app.log.error({ err }, 'order.status_changed listener failed');
+  const orders = new OrderService({
+    store: options.store,
+    events,
+    geocoding: options.geocoding ?? true,
+    onGeocodeQueued: options.onGeocodeQueued,
+    clock: options.clock,
+  });
+  app.decorate('services', { store: options.store, events, orders });
+
+  // Every body is JSON, whatever its Content-Type says; an empty body is "no body".
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, parseJson(text));
+    } catch (err) {
+      const error = new Error(`Malformed JSON: ${(err as Error).message}`) as Error & { statusCode: number };
+      error.statusCode = 400;
+      done(error, undefined);
+    }
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerAuth(app, options.store);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((_request, reply) => {
+    reply.code(404).send({ detail: DETAIL.notFound });
+  });
+
+  const openapi = buildOpenApi();
+  app.get(`${API_PREFIX}/openapi.json`, async () => openapi);
+  app.register(
+    async (api) => {
+      registerOrderRoutes(api, orders);
+    },
+    { prefix: API_PREFIX },
+  );
+  return app;
+}
+
+/** JSON.parse that refuses prototype-polluting keys. */
+function parseJson(text: string): unknown {
+  return JSON.parse(text, (key, value) => {
+    if (key === '__proto__') throw new Error('forbidden key "__proto__"');
+    return value;
+  });
+}

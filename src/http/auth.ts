@@ -1,0 +1,59 @@
+/**
+ * `Authorization: Api-Key <key>`. Runs in onRequest, before the body is read: a request without
+ * a valid key is refused before it costs anything. The key's company scopes every query; the
+ * route's `config.scope` names the permission it needs (operations.md lists them).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Store } from '../store/store.js';
+import type { ApiKey, Company, Scope } from '../store/types.js';
+import { DETAIL, HttpError } from './errors.js';
+
+export interface AuthContext {
+  key: ApiKey;
+  company: Company;
+}
+
+/** Per-route config: `scope` is the permission needed; 'authenticated' needs only a valid key. */
+export interface RouteAuthConfig {
+  scope?: Scope | 'authenticated';
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+  interface FastifyContextConfig {
+    scope?: Scope | 'authenticated';
+  }
+}
+
+const CHALLENGE = { 'www-authenticate': 'Api-Key' };
+
+export function authenticate(store: Store, header: string | undefined): AuthContext {
+  if (header === undefined || header.trim() === '') throw new HttpError(401, { detail: DETAIL.noCredentials }, CHALLENGE);
+  const m = /^\s*api-key\s+(\S+)\s*$/i.exec(header);
+  if (!m) throw new HttpError(401, { detail: DETAIL.badScheme }, CHALLENGE);
+  const key = store.apiKeys.authenticate(m[1]!);
+  const company = key && store.companies.get(key.company_id);
+  if (!key || !company) throw new HttpError(401, { detail: DETAIL.invalidKey }, CHALLENGE);
+  return { key, company };
+}
+
+export function registerAuth(app: FastifyInstance, store: Store): void {
+  app.decorateRequest('auth', null);
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    const scope = request.routeOptions.config?.scope;
+    if (scope === undefined) return;
+    const auth = authenticate(store, request.headers.authorization);
+    if (scope !== 'authenticated' && !auth.key.scopes.includes(scope)) {
+      throw new HttpError(403, { detail: DETAIL.forbidden(scope) });
+    }
+    request.auth = auth;
+  });
+}
+
+/** The authenticated context of a route that declared a scope. */
+export function authOf(request: FastifyRequest): AuthContext {
+  if (!request.auth) throw new Error('route without a scope asked for the auth context');
+  return request.auth;
+}

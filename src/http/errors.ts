@@ -1,0 +1,51 @@
+/**
+ * The one place where failures become HTTP answers. Handlers throw `HttpError` (or return a
+ * body themselves); everything fastify raises (bad JSON, body too large, bad URL) is mapped to a
+ * 4xx with `{detail}`; anything else is a 500 with a neutral text, logged with its stack.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly body: Record<string, unknown>,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(typeof body.detail === 'string' ? body.detail : `HTTP ${statusCode}`);
+  }
+}
+
+export const DETAIL = {
+  notFound: 'Not found.',
+  noCredentials: 'Authentication credentials were not provided.',
+  badScheme: 'Invalid Authorization header. Expected "Api-Key <key>".',
+  invalidKey: 'Invalid or revoked API key.',
+  forbidden: (scope: string) => `You do not have permission to perform this action (requires scope ${scope}).`,
+  methodNotAllowed: (method: string) => `Method "${method}" not allowed.`,
+  notUpdatable: 'Order can no longer be updated because it has been dispatched.',
+  notCancellable: 'Order can no longer be cancelled because it has been dispatched.',
+  alreadyCancelled: 'Order can no longer be cancelled because it is already archived.',
+  noMutableFields: 'No mutable fields were supplied.',
+  bulkNotList: 'The body must be a non-empty list of orders.',
+  bulkTooMany: (n: number) => `A bulk request may hold at most 500 orders (got ${n}).`,
+  internal: 'Internal server error.',
+} as const;
+
+export const notFound = () => new HttpError(404, { detail: DETAIL.notFound });
+
+export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  if (error instanceof HttpError) {
+    reply.code(error.statusCode).headers(error.headers).send(error.body);
+    return;
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    let detail = error.message;
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') detail = 'Request body is too large.';
+    else if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') detail = 'Unsupported media type; send application/json.';
+    reply.code(status).send({ detail });
+    return;
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  reply.code(500).send({ detail: DETAIL.internal });
+}

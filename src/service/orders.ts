@@ -1,0 +1,192 @@
+import type { FieldErrors } from '../http/order-schema.js';
+import { MESSAGES } from '../http/order-schema.js';
+import type { Store } from '../store/store.js';
+import type { Company, Order, OrderFields, OrderStatus, OrderStatusEntry } from '../store/types.js';
+import type { ServiceEvents } from './events.js';
+import { localDate, systemClock, type Clock } from './time.js';
+
+export interface NewOrder {
+  external_id: string | null;
+  fields: OrderFields;
+}
+
+export type CreateResult = { order: Order; created: boolean };
+
+export type PatchResult =
+  | { kind: 'ok'; order: Order }
+  | { kind: 'not_found' }
+  | { kind: 'conflict'; order: Order }
+  | { kind: 'invalid'; errors: FieldErrors };
+
+export type CancelResult =
+  | { kind: 'ok'; order: Order }
+  | { kind: 'not_found' }
+  | { kind: 'conflict'; order: Order };
+
+export interface OrderServiceOptions {
+  store: Store;
+  events: ServiceEvents;
+  /** Whether new addresses go to the geocoding queue (false for the `none` provider). */
+  geocoding: boolean;
+  /** Called after a commit that queued geocoding work. */
+  onGeocodeQueued?: () => void;
+  clock?: Clock;
+}
+
+/**
+ * The order use cases, company-scoped: the HTTP layer validates the wire format, this layer
+ * applies the rules that need stored state (external_id idempotency, lat/lon together with the
+ * stored pair, time window against the stored window, status guards) inside one transaction,
+ * queues geocoding and emits `order.status_changed` after the commit.
+ */
+export class OrderService {
+  private readonly store: Store;
+  private readonly events: ServiceEvents;
+  private readonly clock: Clock;
+
+  constructor(private readonly options: OrderServiceOptions) {
+    this.store = options.store;
+    this.events = options.events;
+    this.clock = options.clock ?? systemClock;
+  }
+
+  private now(): string {
+    return this.clock().toISOString();
+  }
+
+  /** The company's local date today: the default delivery_date. */
+  today(company: Company): string {
+    return localDate(this.clock(), company.timezone);
+  }
+
+  /**
+   * Creates the order, or returns the oldest existing one with the same external_id (sent data
+   * discarded). The lookup and the insert share one IMMEDIATE transaction, so concurrent creates
+   * with one external_id (even from two processes) make exactly one order.
+   */
+  create(company: Company, input: NewOrder): CreateResult {
+    const result = this.store.transaction(() => this.createInTx(company, input, this.now()));
+    if (result.created && this.needsGeocoding(result.order)) this.options.onGeocodeQueued?.();
+    return result;
+  }
+
+  /** Creates many orders in one transaction (one fsync); `undefined` items are skipped. */
+  bulkCreate(company: Company, inputs: (NewOrder | undefined)[]): (CreateResult | undefined)[] {
+    const now = this.now();
+    const results = this.store.transaction(() =>
+      inputs.map((input) => (input === undefined ? undefined : this.createInTx(company, input, now))),
+    );
+    if (results.some((r) => r?.created && this.needsGeocoding(r.order))) this.options.onGeocodeQueued?.();
+    return results;
+  }
+
+  private createInTx(company: Company, input: NewOrder, now: string): CreateResult {
+    if (input.external_id !== null) {
+      const existing = this.store.orders.findByExternalId(company.id, input.external_id);
+      if (existing) return { order: existing, created: false };
+    }
+    const order = this.store.orders.insert(company.id, input.external_id, input.fields, now);
+    if (this.needsGeocoding(order)) this.store.geocodeQueue.enqueue(order.id, order.address, now);
+    return { order, created: true };
+  }
+
+  private needsGeocoding(order: Order): boolean {
+    return this.options.geocoding && order.lat_e6 === null;
+  }
+
+  get(company: Company, id: number): Order | undefined {
+    return this.store.orders.get(company.id, id);
+  }
+
+  list(company: Company, query: { status?: OrderStatus; external_id?: string; limit: number; offset: number }) {
+    return this.store.orders.list(company.id, query);
+  }
+
+  /**
+   * Applies validated changes to an order in status new. lat/lon are checked together with the
+   * stored pair and the time window with the stored bounds. A changed address (without new
+   * coordinates in the same request) is geocoded again; coordinates sent by the client cancel
+   * any pending geocoding of the order.
+   */
+  patch(company: Company, id: number, changes: Partial<OrderFields>): PatchResult {
+    let queued = false;
+    const result = this.store.transaction((): PatchResult => {
+      const order = this.store.orders.get(company.id, id);
+      if (!order) return { kind: 'not_found' };
+      if (order.status !== 'new') return { kind: 'conflict', order };
+      const next = { ...changes };
+      const lat = 'lat_e6' in next ? next.lat_e6! : order.lat_e6;
+      const lon = 'lon_e6' in next ? next.lon_e6! : order.lon_e6;
+      if ((lat === null) !== (lon === null)) {
+        const errors: FieldErrors = {};
+        if ('lat_e6' in next && 'lon_e6' in next) {
+          errors.lat = [MESSAGES.latLonTogether];
+          errors.lon = [MESSAGES.latLonTogether];
+        } else {
+          const sent = 'lat_e6' in next ? 'lat' : 'lon';
+          const other = sent === 'lat' ? 'lon' : 'lat';
+          const otherValue = sent === 'lat' ? lon : lat;
+          errors[sent] = [MESSAGES.latLonStored.replace('{other}', `${other} is ${otherValue === null ? 'null' : 'set'}`)];
+        }
+        return { kind: 'invalid', errors };
+      }
+      if (lat === 0 && lon === 0 && ('lat_e6' in next || 'lon_e6' in next)) {
+        next.lat_e6 = null;
+        next.lon_e6 = null;
+      }
+      const start = 'time_window_start' in next ? next.time_window_start! : order.time_window_start;
+      const end = 'time_window_end' in next ? next.time_window_end! : order.time_window_end;
+      if (start !== null && end !== null && end <= start) {
+        return { kind: 'invalid', errors: { time_window_end: [MESSAGES.windowOrder] } };
+      }
+      const now = this.now();
+      const updated = this.store.orders.update(company.id, id, next, now)!;
+      const sentCoordinates = next.lat_e6 !== undefined && next.lat_e6 !== null;
+      if (sentCoordinates) {
+        this.store.geocodeQueue.cancelForOrder(id);
+      } else if (
+        this.options.geocoding &&
+        next.address !== undefined &&
+        (next.address !== order.address || updated.lat_e6 === null)
+      ) {
+        this.store.geocodeQueue.enqueue(id, updated.address, now);
+        queued = true;
+      }
+      return { kind: 'ok', order: updated };
+    });
+    if (queued) this.options.onGeocodeQueued?.();
+    return result;
+  }
+
+  /** new -> archived, with a history entry and an event; any other status is a conflict. */
+  cancel(company: Company, id: number): CancelResult {
+    const now = this.now();
+    const result = this.store.transaction(() => {
+      const r = this.store.orders.transition(company.id, id, ['new'], 'archived', now);
+      if (r?.changed) this.store.geocodeQueue.cancelForOrder(id);
+      return r;
+    });
+    if (!result) return { kind: 'not_found' };
+    if (!result.changed) return { kind: 'conflict', order: result.order };
+    this.emitStatusChanged(company.id, result.order, result.previous, now);
+    return { kind: 'ok', order: result.order };
+  }
+
+  history(company: Company, id: number): { order: Order; events: OrderStatusEntry[] } | undefined {
+    const order = this.store.orders.get(company.id, id);
+    if (!order) return undefined;
+    return { order, events: this.store.orders.history(order.id) };
+  }
+
+  /** Announces a committed status change (used by cancel; later by planning and dispatch). */
+  emitStatusChanged(companyId: number, order: Order, previous: OrderStatus | null, at: string): void {
+    this.events.emit('order.status_changed', {
+      company_id: companyId,
+      order_id: order.id,
+      external_id: order.external_id,
+      status: order.status,
+      previous_status: previous,
+      at,
+    });
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * Versioned schema migrations, applied in order on every start inside one transaction each.
+ * Append new migrations at the end; never edit one that has shipped. Later parts of the service
+ * (planning jobs, routes, stops, positions, webhook outbox) add their tables as new versions.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const migrations: Migration[] = [
+  {
+    version: 1,
+    name: 'companies, keys, warehouses, vehicles, orders, history, geocoding queue, webhooks',
+    sql: `
+      CREATE TABLE companies (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        timezone TEXT NOT NULL DEFAULT 'UTC',
+        created_at TEXT NOT NULL
+      );
+
+      CREATE TABLE api_keys (
+        id INTEGER PRIMARY KEY,
+        company_id INTEGER NOT NULL REFERENCES companies(id),
+        prefix TEXT NOT NULL,
+        key_hash BLOB NOT NULL,
+        scopes TEXT NOT NULL,
+        label TEXT NOT NULL DEFAULT '',
+        created_at TEXT NOT NULL,
+        revoked_at TEXT
+      );
+      CREATE INDEX api_keys_prefix ON api_keys(prefix);
+
+      CREATE TABLE warehouses (
+        id INTEGER PRIMARY KEY,
+        company_id INTEGER NOT NULL REFERENCES companies(id),
+        name TEXT NOT NULL,
+        address TEXT NOT NULL DEFAULT '',
+        lat REAL NOT NULL,
+        lon REAL NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX warehouses_company ON warehouses(company_id);
+
+      CREATE TABLE vehicles (
+        id INTEGER PRIMARY KEY,
+        company_id INTEGER NOT NULL REFERENCES companies(id),
+        warehouse_id INTEGER NOT NULL REFERENCES warehouses(id),
+        name TEXT NOT NULL,
+        capacity_kg REAL NOT NULL,
+        capacity_m3 REAL NOT NULL,
+        shift_start TEXT,
+        shift_end TEXT,
+        max_distance_km REAL,
+        max_duration_min INTEGER,
+        max_orders INTEGER,
+        features TEXT NOT NULL DEFAULT '[]',
+        active INTEGER NOT NULL DEFAULT 1,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX vehicles_company ON vehicles(company_id);
+
+      -- Decimals are stored as scaled integers: weight in grams, volume in litres (m3 / 1000),
+      -- lat/lon in micro-degrees. No binary floating point between the wire and the disk.
+      CREATE TABLE orders (
+        id INTEGER PRIMARY KEY,
+        company_id INTEGER NOT NULL REFERENCES companies(id),
+        external_id TEXT,
+        name TEXT NOT NULL DEFAULT '',
+        recipient TEXT NOT NULL DEFAULT '',
+        phone TEXT NOT NULL DEFAULT '',
+        address TEXT NOT NULL,
+        lat_e6 INTEGER,
+        lon_e6 INTEGER,
+        time_window_start TEXT,
+        time_window_end TEXT,
+        weight_g INTEGER NOT NULL DEFAULT 0,
+        volume_l INTEGER NOT NULL DEFAULT 0,
+        service_time INTEGER NOT NULL DEFAULT 10,
+        notes TEXT NOT NULL DEFAULT '',
+        order_type TEXT NOT NULL DEFAULT 'one_time',
+        status TEXT NOT NULL DEFAULT 'new',
+        delivery_date TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX orders_company_id ON orders(company_id, id);
+      CREATE INDEX orders_company_status ON orders(company_id, status, id);
+      -- Not unique: duplicates made by other means (imports) stay possible, as the contract says.
+      CREATE INDEX orders_company_external ON orders(company_id, external_id, id);
+
+      CREATE TABLE order_status_history (
+        id INTEGER PRIMARY KEY,
+        order_id INTEGER NOT NULL REFERENCES orders(id),
+        status TEXT NOT NULL,
+        previous_status TEXT,
+        at TEXT NOT NULL
+      );
+      CREATE INDEX order_status_history_order ON order_status_history(order_id, id);
+
+      CREATE TABLE geocode_queue (
+        id INTEGER PRIMARY KEY,
+        order_id INTEGER NOT NULL REFERENCES orders(id),
+        address TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at TEXT NOT NULL,
+        last_error TEXT NOT NULL DEFAULT '',
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX geocode_queue_due ON geocode_queue(next_attempt_at, id);
+      CREATE INDEX geocode_queue_order ON geocode_queue(order_id);
+
+      CREATE TABLE webhook_subscriptions (
+        id INTEGER PRIMARY KEY,
+        company_id INTEGER NOT NULL REFERENCES companies(id),
+        url TEXT NOT NULL,
+        events TEXT NOT NULL,
+        secret TEXT NOT NULL,
+        active INTEGER NOT NULL DEFAULT 1,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX webhook_subscriptions_company ON webhook_subscriptions(company_id);
+    `,
+  },
+];

@@ -1,0 +1,140 @@
+import type { Db } from './db.js';
+import type { Order, OrderFields, OrderStatus, OrderStatusEntry } from './types.js';
+
+export interface OrderListQuery {
+  status?: OrderStatus;
+  external_id?: string;
+  limit: number;
+  offset: number;
+}
+
+const FIELD_COLUMNS = [
+  'name',
+  'recipient',
+  'phone',
+  'address',
+  'lat_e6',
+  'lon_e6',
+  'time_window_start',
+  'time_window_end',
+  'weight_g',
+  'volume_l',
+  'service_time',
+  'notes',
+  'order_type',
+  'delivery_date',
+] as const satisfies readonly (keyof OrderFields)[];
+
+/**
+ * Orders and their status history. Every method is scoped by company: an order of another
+ * company is simply not found. Methods that write several rows run inside a transaction (they
+ * join the caller's transaction when there is one: better-sqlite3 nests them as savepoints).
+ */
+export class OrderRepository {
+  private readonly stmts;
+
+  constructor(private readonly db: Db) {
+    this.stmts = {
+      insert: db.prepare(
+        `INSERT INTO orders (company_id, external_id, ${FIELD_COLUMNS.join(', ')}, status, created_at, updated_at)
+         VALUES (@company_id, @external_id, ${FIELD_COLUMNS.map((c) => '@' + c).join(', ')}, 'new', @now, @now)`,
+      ),
+      get: db.prepare('SELECT * FROM orders WHERE company_id = ? AND id = ?'),
+      byExternal: db.prepare('SELECT * FROM orders WHERE company_id = ? AND external_id = ? ORDER BY id LIMIT 1'),
+      history: db.prepare('SELECT * FROM order_status_history WHERE order_id = ? ORDER BY id'),
+      addHistory: db.prepare(
+        'INSERT INTO order_status_history (order_id, status, previous_status, at) VALUES (?, ?, ?, ?)',
+      ),
+      setStatus: db.prepare('UPDATE orders SET status = ?, updated_at = ? WHERE company_id = ? AND id = ?'),
+    };
+    this.insert = db.transaction(this.insert.bind(this));
+    this.transition = db.transaction(this.transition.bind(this));
+  }
+
+  /** Inserts a new order in status `new` with its first history entry. */
+  insert(companyId: number, externalId: string | null, fields: OrderFields, now: string): Order {
+    const info = this.stmts.insert.run({ company_id: companyId, external_id: externalId, ...fields, now });
+    const id = Number(info.lastInsertRowid);
+    this.stmts.addHistory.run(id, 'new', null, now);
+    return this.get(companyId, id)!;
+  }
+
+  get(companyId: number, id: number): Order | undefined {
+    if (!Number.isSafeInteger(id)) return undefined;
+    return this.stmts.get.get(companyId, id) as Order | undefined;
+  }
+
+  /** The oldest order of the company with this external_id (duplicates may exist). */
+  findByExternalId(companyId: number, externalId: string): Order | undefined {
+    return this.stmts.byExternal.get(companyId, externalId) as Order | undefined;
+  }
+
+  /** The orders among `ids` that belong to the company, in the order of `ids`. */
+  findByIds(companyId: number, ids: number[]): Order[] {
+    return ids.map((id) => this.get(companyId, id)).filter((o): o is Order => o !== undefined);
+  }
+
+  /** For each external id, every order of the company carrying it (oldest first). */
+  findByExternalIds(companyId: number, externalIds: string[]): Map<string, Order[]> {
+    const stmt = this.db.prepare('SELECT * FROM orders WHERE company_id = ? AND external_id = ? ORDER BY id');
+    const out = new Map<string, Order[]>();
+    for (const ext of externalIds) out.set(ext, stmt.all(companyId, ext) as Order[]);
+    return out;
+  }
+
+  /** A page of the company's orders, newest first, and the total count of the filtered set. */
+  list(companyId: number, query: OrderListQuery): { count: number; rows: Order[] } {
+    const where = ['company_id = ?'];
+    const args: unknown[] = [companyId];
+    if (query.status !== undefined) {
+      where.push('status = ?');
+      args.push(query.status);
+    }
+    if (query.external_id !== undefined) {
+      where.push('external_id = ?');
+      args.push(query.external_id);
+    }
+    const clause = where.join(' AND ');
+    const count = (this.db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE ${clause}`).get(...args) as { n: number }).n;
+    const rows = this.db
+      .prepare(`SELECT * FROM orders WHERE ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`)
+      .all(...args, query.limit, query.offset) as Order[];
+    return { count, rows };
+  }
+
+  /** Writes changed client fields; the caller checks the status first (inside its transaction). */
+  update(companyId: number, id: number, changes: Partial<OrderFields>, now: string): Order | undefined {
+    const columns = FIELD_COLUMNS.filter((c) => c in changes);
+    if (columns.length > 0) {
+      const sets = columns.map((c) => `${c} = @${c}`).join(', ');
+      this.db
+        .prepare(`UPDATE orders SET ${sets}, updated_at = @now WHERE company_id = @company_id AND id = @id`)
+        .run({ ...changes, now, company_id: companyId, id });
+    }
+    return this.get(companyId, id);
+  }
+
+  /**
+   * Moves an order to `to` when its current status is one of `from`, appending a history entry.
+   * Returns the updated order and the previous status, or the unchanged order (changed false)
+   * when its status did not allow the move, or undefined when the order is not found.
+   */
+  transition(
+    companyId: number,
+    id: number,
+    from: readonly OrderStatus[],
+    to: OrderStatus,
+    now: string,
+  ): { order: Order; changed: boolean; previous: OrderStatus } | undefined {
+    const order = this.get(companyId, id);
+    if (!order) return undefined;
+    if (!from.includes(order.status)) return { order, changed: false, previous: order.status };
+    this.stmts.setStatus.run(to, now, companyId, id);
+    this.stmts.addHistory.run(id, to, order.status, now);
+    return { order: this.get(companyId, id)!, changed: true, previous: order.status };
+  }
+
+  history(orderId: number): OrderStatusEntry[] {
+    return this.stmts.history.all(orderId) as OrderStatusEntry[];
+  }
+}

@@ -1,0 +1,45 @@
+import { ApiKeyRepository } from './api-keys.js';
+import { CompanyRepository } from './companies.js';
+import { openDatabase, type Db, type OpenOptions } from './db.js';
+import { VehicleRepository, WarehouseRepository } from './fleet.js';
+import { GeocodeQueueRepository } from './geocode-queue.js';
+import { OrderRepository } from './orders.js';
+import { WebhookRepository } from './webhooks.js';
+
+/** The SQLite store: one connection, one repository per aggregate. */
+export class Store {
+  readonly companies: CompanyRepository;
+  readonly apiKeys: ApiKeyRepository;
+  readonly warehouses: WarehouseRepository;
+  readonly vehicles: VehicleRepository;
+  readonly orders: OrderRepository;
+  readonly geocodeQueue: GeocodeQueueRepository;
+  readonly webhooks: WebhookRepository;
+
+  constructor(readonly db: Db) {
+    this.companies = new CompanyRepository(db);
+    this.apiKeys = new ApiKeyRepository(db);
+    this.warehouses = new WarehouseRepository(db);
+    this.vehicles = new VehicleRepository(db);
+    this.orders = new OrderRepository(db);
+    this.geocodeQueue = new GeocodeQueueRepository(db);
+    this.webhooks = new WebhookRepository(db);
+  }
+
+  static open(path: string, options?: OpenOptions): Store {
+    return new Store(openDatabase(path, options));
+  }
+
+  /**
+   * Runs `fn` in one write transaction (BEGIN IMMEDIATE: takes the write lock at once, so two
+   * processes cannot interleave a read-then-insert). Nested calls become savepoints.
+   */
+  transaction<T>(fn: () => T): T {
+    if (this.db.inTransaction) return this.db.transaction(fn)();
+    return this.db.transaction(fn).immediate();
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,124 @@
+/** Records as the store keeps them. Decimals are scaled integers (see migrations.ts). */
+
+export const ORDER_STATUSES = ['new', 'in_route', 'visited', 'confirmed', 'rejected', 'skipped', 'archived'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const ORDER_TYPES = ['one_time', 'recurring'] as const;
+export type OrderType = (typeof ORDER_TYPES)[number];
+
+export const SCOPES = [
+  'orders:read',
+  'orders:write',
+  'planning:write',
+  'routes:read',
+  'tracking:read',
+  'dispatch:write',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export const WEBHOOK_EVENTS = ['planning_job.finished', 'order.status_changed'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+export interface Company {
+  id: number;
+  name: string;
+  timezone: string;
+  created_at: string;
+}
+
+export interface ApiKey {
+  id: number;
+  company_id: number;
+  scopes: Scope[];
+  label: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface Warehouse {
+  id: number;
+  company_id: number;
+  name: string;
+  address: string;
+  lat: number;
+  lon: number;
+  created_at: string;
+}
+
+export interface Vehicle {
+  id: number;
+  company_id: number;
+  warehouse_id: number;
+  name: string;
+  capacity_kg: number;
+  capacity_m3: number;
+  /** HH:MM, local to the company's timezone; null means no shift limit. */
+  shift_start: string | null;
+  shift_end: string | null;
+  max_distance_km: number | null;
+  max_duration_min: number | null;
+  max_orders: number | null;
+  features: string[];
+  active: boolean;
+  created_at: string;
+}
+
+/** The fields a client may set on an order (create and PATCH), already validated and scaled. */
+export interface OrderFields {
+  name: string;
+  recipient: string;
+  phone: string;
+  address: string;
+  /** micro-degrees; both null or both set */
+  lat_e6: number | null;
+  lon_e6: number | null;
+  /** HH:MM:SS */
+  time_window_start: string | null;
+  time_window_end: string | null;
+  /** grams */
+  weight_g: number;
+  /** litres (thousandths of a cubic metre) */
+  volume_l: number;
+  service_time: number;
+  notes: string;
+  order_type: OrderType;
+  /** YYYY-MM-DD */
+  delivery_date: string;
+}
+
+export interface Order extends OrderFields {
+  id: number;
+  company_id: number;
+  external_id: string | null;
+  status: OrderStatus;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OrderStatusEntry {
+  id: number;
+  order_id: number;
+  status: OrderStatus;
+  previous_status: OrderStatus | null;
+  at: string;
+}
+
+export interface GeocodeTask {
+  id: number;
+  order_id: number;
+  address: string;
+  attempts: number;
+  next_attempt_at: string;
+  last_error: string;
+  created_at: string;
+}
+
+export interface WebhookSubscription {
+  id: number;
+  company_id: number;
+  url: string;
+  events: WebhookEvent[];
+  secret: string;
+  active: boolean;
+  created_at: string;
+}
