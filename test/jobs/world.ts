@@ -5,6 +5,9 @@
 import turfDistance from '@turf/distance';
 import { expect } from 'vitest';
 import { MemoryPlanningStore } from '../../src/jobs/memory-store.js';
+import { haversineProvider } from '../../src/jobs/problem.js';
+import { JobService, type JobServiceOptions, type SolveRunner } from '../../src/jobs/service.js';
+import { assertFeasible } from '../helpers/checker.js';
 import type { JobView } from '../../src/jobs/view.js';
 import type { PlanningOrder, PlanningVehicle, Warehouse } from '../../src/jobs/ports.js';
 import { DayAxis, parseClock, parseShift } from '../../src/jobs/time.js';
@@ -182,4 +185,23 @@ export class RecordingStore extends MemoryPlanningStore {
 /** Waits (polling every 10 ms) until `condition` holds. */
 export async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((r) => setTimeout(r, 10));
+}
+
+/** Wires the job service as in production (real pool, haversine at the test speed) and checks
+ *  every solve with the independent checker of test/helpers. */
+export function makeService(store: MemoryPlanningStore, pool: SolveRunner, options: Partial<JobServiceOptions> = {}): JobService {
+  return new JobService({
+    store,
+    pool,
+    timeBudgetSec: 0.3,
+    matrix: haversineProvider({ speedKmh: SPEED_KMH, detourFactor: DETOUR }),
+    onSolved: ({ problem, result }) => assertFeasible(problem, result),
+    ...options,
+  });
+}
+
+/** Submits and waits for the end of the job. */
+export async function plan(service: JobService, request: Parameters<JobService['submit']>[1]): Promise<JobView> {
+  const job = await service.submit(COMPANY, request);
+  return service.waitFor(COMPANY, job.job_id);
 }
