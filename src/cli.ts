@@ -11,6 +11,7 @@ interface CommandModule {
 
 const commands: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
   // Each part of the project registers its subcommand here, one line each.
+  admin: { summary: 'create companies, API keys, warehouses, vehicles, webhook subscriptions', load: () => import('./admin/main.js') },
 };
 
 function help(): string {

@@ -1,0 +1,263 @@
+/**
+ * `delivery-planner admin --db PATH <command> [options]` (operations.md): creates companies, API
+ * keys, warehouses, vehicles and webhook subscriptions; prints the created record as one JSON
+ * object. Bad arguments throw UsageError: exit 2 with one line on stderr.
+ */
+import { parseArgs } from 'node:util';
+import { UsageError } from '../cli/usage-error.js';
+import { isValidTimeZone } from '../service/time.js';
+import { Store } from '../store/store.js';
+import { SCOPES, WEBHOOK_EVENTS, type Company, type Scope, type Vehicle, type WebhookEvent } from '../store/types.js';
+
+export const DEFAULT_DB = './var/planner.db';
+
+const OPTIONS = {
+  db: { type: 'string' },
+  name: { type: 'string' },
+  timezone: { type: 'string' },
+  company: { type: 'string' },
+  scopes: { type: 'string' },
+  label: { type: 'string' },
+  id: { type: 'string' },
+  lat: { type: 'string' },
+  lon: { type: 'string' },
+  address: { type: 'string' },
+  warehouse: { type: 'string' },
+  'capacity-kg': { type: 'string' },
+  'capacity-m3': { type: 'string' },
+  shift: { type: 'string' },
+  'max-distance-km': { type: 'string' },
+  'max-duration-min': { type: 'string' },
+  'max-orders': { type: 'string' },
+  features: { type: 'string' },
+  inactive: { type: 'boolean' },
+  url: { type: 'string' },
+  events: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+
+interface Command {
+  usage: string;
+  required: (keyof Values)[];
+  optional: (keyof Values)[];
+  run(store: Store, v: Values, now: string): object;
+}
+
+const COMMANDS: Record<string, Command> = {
+  'company create': {
+    usage: 'company create --name NAME [--timezone IANA]',
+    required: ['name'],
+    optional: ['timezone'],
+    run(store, v, now) {
+      const timezone = v.timezone ?? 'UTC';
+      if (!isValidTimeZone(timezone)) throw new UsageError(`--timezone: unknown IANA time zone '${timezone}'`);
+      const c = store.companies.create({ name: text('name', v.name), timezone }, now);
+      return { id: c.id, name: c.name, timezone: c.timezone };
+    },
+  },
+  'key create': {
+    usage: `key create --company ID --scopes LIST [--label TEXT]  (scopes: ${SCOPES.join(',')})`,
+    required: ['company', 'scopes'],
+    optional: ['label'],
+    run(store, v, now) {
+      const company = companyOf(store, v.company);
+      const scopes = list('scopes', v.scopes, SCOPES);
+      const { record, key } = store.apiKeys.create({ company_id: company.id, scopes, label: v.label ?? '' }, now);
+      return { id: record.id, company_id: record.company_id, key, scopes: record.scopes };
+    },
+  },
+  'key revoke': {
+    usage: 'key revoke --id ID',
+    required: ['id'],
+    optional: [],
+    run(store, v, now) {
+      const id = integer('id', v.id, 1);
+      if (!store.apiKeys.get(id)) throw new UsageError(`--id: no API key ${id}`);
+      const k = store.apiKeys.revoke(id, now)!;
+      return { id: k.id, company_id: k.company_id, scopes: k.scopes, revoked_at: k.revoked_at };
+    },
+  },
+  'warehouse create': {
+    usage: 'warehouse create --company ID --name NAME --lat LAT --lon LON [--address TEXT]',
+    required: ['company', 'name', 'lat', 'lon'],
+    optional: ['address'],
+    run(store, v, now) {
+      const company = companyOf(store, v.company);
+      const w = store.warehouses.create(
+        {
+          company_id: company.id,
+          name: text('name', v.name),
+          address: v.address ?? '',
+          lat: number('lat', v.lat, -90, 90),
+          lon: number('lon', v.lon, -180, 180),
+        },
+        now,
+      );
+      return { id: w.id, company_id: w.company_id, name: w.name, address: w.address, lat: w.lat, lon: w.lon };
+    },
+  },
+  'vehicle create': {
+    usage:
+      'vehicle create --company ID --name NAME --warehouse ID --capacity-kg N --capacity-m3 N [--shift HH:MM-HH:MM] [--max-distance-km N] [--max-duration-min N] [--max-orders N] [--features a,b] [--inactive]',
+    required: ['company', 'name', 'warehouse', 'capacity-kg', 'capacity-m3'],
+    optional: ['shift', 'max-distance-km', 'max-duration-min', 'max-orders', 'features', 'inactive'],
+    run(store, v, now) {
+      const company = companyOf(store, v.company);
+      const warehouseId = integer('warehouse', v.warehouse, 1);
+      if (!store.warehouses.get(company.id, warehouseId)) {
+        throw new UsageError(`--warehouse: no warehouse ${warehouseId} in company ${company.id}`);
+      }
+      const [shiftStart, shiftEnd] = v.shift === undefined ? [null, null] : shift(v.shift);
+      const features =
+        v.features === undefined ? [] : [...new Set(v.features.split(',').map((f) => f.trim()).filter((f) => f !== ''))];
+      const vehicle = store.vehicles.create(
+        {
+          company_id: company.id,
+          warehouse_id: warehouseId,
+          name: text('name', v.name),
+          capacity_kg: number('capacity-kg', v['capacity-kg'], 0, 1e9),
+          capacity_m3: number('capacity-m3', v['capacity-m3'], 0, 1e9),
+          shift_start: shiftStart,
+          shift_end: shiftEnd,
+          max_distance_km: v['max-distance-km'] === undefined ? null : number('max-distance-km', v['max-distance-km'], 0, 1e6),
+          max_duration_min: v['max-duration-min'] === undefined ? null : integer('max-duration-min', v['max-duration-min'], 1),
+          max_orders: v['max-orders'] === undefined ? null : integer('max-orders', v['max-orders'], 1),
+          features,
+          active: !v.inactive,
+        },
+        now,
+      );
+      return vehicleJson(vehicle);
+    },
+  },
+  'webhook create': {
+    usage: `webhook create --company ID --url URL --events LIST  (events: ${WEBHOOK_EVENTS.join(',')})`,
+    required: ['company', 'url', 'events'],
+    optional: [],
+    run(store, v, now) {
+      const company = companyOf(store, v.company);
+      let url: URL;
+      try {
+        url = new URL(v.url!);
+      } catch {
+        throw new UsageError(`--url: not a URL: '${v.url}'`);
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError('--url: must be http or https');
+      const events = list('events', v.events, WEBHOOK_EVENTS) as WebhookEvent[];
+      const s = store.webhooks.create({ company_id: company.id, url: url.toString(), events }, now);
+      return { id: s.id, company_id: s.company_id, url: s.url, events: s.events, secret: s.secret };
+    },
+  },
+};
+
+export function vehicleJson(v: Vehicle) {
+  return {
+    id: v.id,
+    company_id: v.company_id,
+    warehouse_id: v.warehouse_id,
+    name: v.name,
+    capacity_kg: v.capacity_kg,
+    capacity_m3: v.capacity_m3,
+    shift: v.shift_start === null ? null : `${v.shift_start}-${v.shift_end}`,
+    max_distance_km: v.max_distance_km,
+    max_duration_min: v.max_duration_min,
+    max_orders: v.max_orders,
+    features: v.features,
+    active: v.active,
+  };
+}
+
+function usage(): string {
+  return [
+    'usage: delivery-planner admin [--db PATH] <command> [options]',
+    `  --db PATH   the SQLite file (default ${DEFAULT_DB}); created and migrated if needed`,
+    ...Object.values(COMMANDS).map((c) => `  ${c.usage}`),
+  ].join('\n');
+}
+
+function text(name: string, value: string | undefined): string {
+  const t = (value ?? '').trim();
+  if (t === '') throw new UsageError(`--${name}: must not be blank`);
+  if (t.length > 255) throw new UsageError(`--${name}: at most 255 characters`);
+  return t;
+}
+
+function number(name: string, value: string | undefined, min: number, max: number): number {
+  const n = value === undefined || value.trim() === '' ? Number.NaN : Number(value);
+  if (!Number.isFinite(n)) throw new UsageError(`--${name}: not a number: '${value}'`);
+  if (n < min || n > max) throw new UsageError(`--${name}: must be between ${min} and ${max}`);
+  return n;
+}
+
+function integer(name: string, value: string | undefined, min: number): number {
+  if (value === undefined || !/^\d{1,12}$/.test(value.trim())) throw new UsageError(`--${name}: not an integer: '${value}'`);
+  const n = Number(value);
+  if (n < min) throw new UsageError(`--${name}: must be at least ${min}`);
+  return n;
+}
+
+function list<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T[] {
+  const items = [...new Set((value ?? '').split(',').map((s) => s.trim()).filter((s) => s !== ''))];
+  if (items.length === 0) throw new UsageError(`--${name}: give at least one of ${allowed.join(',')}`);
+  const bad = items.filter((s) => !(allowed as readonly string[]).includes(s));
+  if (bad.length > 0) throw new UsageError(`--${name}: unknown ${bad.join(',')} (allowed: ${allowed.join(',')})`);
+  return items as T[];
+}
+
+function shift(value: string): [string, string] {
+  const m = /^(\d{2}):(\d{2})-(\d{2}):(\d{2})$/.exec(value.trim());
+  const ok = (h: string, min: string) => Number(h) < 24 && Number(min) < 60;
+  if (!m || !ok(m[1]!, m[2]!) || !(ok(m[3]!, m[4]!) || (m[3] === '24' && m[4] === '00'))) {
+    throw new UsageError(`--shift: expected HH:MM-HH:MM, got '${value}'`);
+  }
+  const start = `${m[1]}:${m[2]}`;
+  const end = `${m[3]}:${m[4]}`;
+  if (end <= start) throw new UsageError('--shift: the end must be later than the start');
+  return [start, end];
+}
+
+function companyOf(store: Store, value: string | undefined): Company {
+  const id = integer('company', value, 1);
+  const company = store.companies.get(id);
+  if (!company) throw new UsageError(`--company: no company ${id}`);
+  return company;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError((err as Error).message.split('\n')[0]!);
+  }
+  const v = parsed.values as Values;
+  if (v.help) {
+    process.stdout.write(usage() + '\n');
+    return 0;
+  }
+  const name = parsed.positionals.join(' ');
+  const command = COMMANDS[name];
+  if (!command) {
+    throw new UsageError(
+      name === '' ? `admin: missing command (one of: ${Object.keys(COMMANDS).join(', ')})` : `admin: unknown command '${name}' (one of: ${Object.keys(COMMANDS).join(', ')})`,
+    );
+  }
+  const given = Object.keys(v).filter((k) => k !== 'db') as (keyof Values)[];
+  const extra = given.filter((k) => !command.required.includes(k) && !command.optional.includes(k));
+  if (extra.length > 0) throw new UsageError(`${name}: unexpected option --${extra[0]} (usage: ${command.usage})`);
+  const missing = command.required.filter((k) => v[k] === undefined);
+  if (missing.length > 0) throw new UsageError(`${name}: missing --${missing[0]} (usage: ${command.usage})`);
+  if (v.db !== undefined && v.db.trim() === '') throw new UsageError('--db: must not be blank');
+  const store = Store.open(v.db ?? DEFAULT_DB);
+  try {
+    const record = store.transaction(() => command.run(store, v, new Date().toISOString()));
+    process.stdout.write(JSON.stringify(record) + '\n');
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+export type { Scope };

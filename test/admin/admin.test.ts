@@ -1,0 +1,106 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/admin/main.js';
+import { UsageError } from '../../src/cli/usage-error.js';
+import { Store } from '../../src/store/store.js';
+import { runCli } from '../helpers/run-cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'dp-admin-'));
+const db = join(dir, 'admin.db');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function admin(...args: string[]) {
+  const r = runCli(['admin', '--db', db, ...args]);
+  return { ...r, json: r.code === 0 ? JSON.parse(r.stdout) : undefined };
+}
+
+function expectUsage(r: { code: number | null; stderr: string; stdout: string }, pattern: RegExp) {
+  expect(r.code).toBe(2);
+  expect(r.stdout).toBe('');
+  expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  expect(r.stderr).toMatch(pattern);
+}
+
+describe('admin CLI', () => {
+  it('creates a company, keys, a warehouse, vehicles and a webhook, each printed as one JSON object', () => {
+    const company = admin('company', 'create', '--name', 'Acme Deliveries', '--timezone', 'Europe/Berlin');
+    expect(company.code).toBe(0);
+    expect(company.stdout.trim().split('\n')).toHaveLength(1);
+    expect(company.json).toEqual({ id: 1, name: 'Acme Deliveries', timezone: 'Europe/Berlin' });
+    expect(admin('company', 'create', '--name', 'Plain').json).toMatchObject({ timezone: 'UTC' });
+
+    const key = admin('key', 'create', '--company', '1', '--scopes', 'orders:read,orders:write');
+    expect(key.json).toMatchObject({ id: 1, company_id: 1, scopes: ['orders:read', 'orders:write'] });
+    expect(key.json.key).toMatch(/^dpk_[\w-]{43}$/);
+
+    const wh = admin('warehouse', 'create', '--company', '1', '--name', 'Main', '--lat', '52.52', '--lon', '13.405', '--address', 'Alexanderplatz 1');
+    expect(wh.json).toEqual({ id: 1, company_id: 1, name: 'Main', address: 'Alexanderplatz 1', lat: 52.52, lon: 13.405 });
+
+    const v = admin('vehicle', 'create', '--company', '1', '--name', 'Van 1', '--warehouse', '1', '--capacity-kg', '800', '--capacity-m3', '6.5',
+      '--shift', '08:00-18:00', '--max-distance-km', '250', '--max-duration-min', '600', '--max-orders', '40', '--features', 'fridge,lift');
+    expect(v.json).toEqual({
+      id: 1, company_id: 1, warehouse_id: 1, name: 'Van 1', capacity_kg: 800, capacity_m3: 6.5, shift: '08:00-18:00',
+      max_distance_km: 250, max_duration_min: 600, max_orders: 40, features: ['fridge', 'lift'], active: true,
+    });
+    const inactive = admin('vehicle', 'create', '--company', '1', '--name', 'Old', '--warehouse', '1', '--capacity-kg', '100', '--capacity-m3', '1', '--inactive');
+    expect(inactive.json).toMatchObject({ active: false, shift: null, max_orders: null, features: [] });
+
+    const hook = admin('webhook', 'create', '--company', '1', '--url', 'http://127.0.0.1:9999/hook', '--events', 'planning_job.finished,order.status_changed');
+    expect(hook.json).toMatchObject({ id: 1, url: 'http://127.0.0.1:9999/hook', events: ['planning_job.finished', 'order.status_changed'] });
+    expect(hook.json.secret).toMatch(/^[0-9a-f]{64}$/);
+
+    const revoked = admin('key', 'revoke', '--id', '1');
+    expect(revoked.json).toMatchObject({ id: 1, company_id: 1 });
+    expect(revoked.json.revoked_at).toMatch(/Z$/);
+
+    const store = Store.open(db);
+    try {
+      expect(store.apiKeys.authenticate(key.json.key)).toBeUndefined();
+      const row = store.db.prepare('SELECT key_hash FROM api_keys WHERE id = 1').get() as { key_hash: Buffer };
+      expect(row.key_hash.toString('utf8')).not.toContain(key.json.key);
+      expect(store.vehicles.get(1, 1)?.features).toEqual(['fridge', 'lift']);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('exits 2 with one line on bad arguments (real command)', () => {
+    expectUsage(admin(), /missing command/);
+    expectUsage(admin('company', 'create', '--name', 'X', '--bogus', '1'), /Unknown option '--bogus'/);
+    expectUsage(admin('key', 'create', '--company', '99', '--scopes', 'orders:read'), /no company 99/);
+  });
+
+  it('refuses every kind of bad argument with a UsageError that names it', async () => {
+    const bad = async (pattern: RegExp, ...args: string[]) => {
+      const error = await main(['--db', db, ...args]).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error, args.join(' ')).toBeInstanceOf(UsageError);
+      expect((error as Error).message).toMatch(pattern);
+      expect((error as Error).message).not.toContain('\n');
+    };
+    await bad(/unknown command 'company explode'/, 'company', 'explode');
+    await bad(/missing --name/, 'company', 'create');
+    await bad(/--name: must not be blank/, 'company', 'create', '--name', '  ');
+    await bad(/unknown IANA time zone/, 'company', 'create', '--name', 'X', '--timezone', 'Mars/Base');
+    await bad(/unexpected option --url/, 'company', 'create', '--name', 'X', '--url', 'http://x');
+    await bad(/unknown root/, 'key', 'create', '--company', '1', '--scopes', 'orders:read,root');
+    await bad(/give at least one/, 'key', 'create', '--company', '1', '--scopes', ',');
+    await bad(/not an integer/, 'key', 'create', '--company', 'abc', '--scopes', 'orders:read');
+    await bad(/no API key 999/, 'key', 'revoke', '--id', '999');
+    await bad(/--lat: must be between/, 'warehouse', 'create', '--company', '1', '--name', 'W', '--lat', '91', '--lon', '0');
+    await bad(/--lat: not a number/, 'warehouse', 'create', '--company', '1', '--name', 'W', '--lat', 'north', '--lon', '0');
+    const base = ['vehicle', 'create', '--company', '1', '--name', 'V', '--capacity-kg', '1', '--capacity-m3', '1'];
+    await bad(/no warehouse 77/, ...base, '--warehouse', '77');
+    await bad(/--shift: the end must be later/, ...base, '--warehouse', '1', '--shift', '18:00-08:00');
+    await bad(/--shift: expected HH:MM-HH:MM/, ...base, '--warehouse', '1', '--shift', '8-18');
+    await bad(/--max-orders: must be at least 1/, ...base, '--warehouse', '1', '--max-orders', '0');
+    await bad(/--capacity-kg: not a number/, 'vehicle', 'create', '--company', '1', '--name', 'V', '--warehouse', '1', '--capacity-kg', 'lots', '--capacity-m3', '1');
+    await bad(/must be http or https/, 'webhook', 'create', '--company', '1', '--url', 'ftp://x', '--events', 'order.status_changed');
+    await bad(/not a URL/, 'webhook', 'create', '--company', '1', '--url', 'nope', '--events', 'order.status_changed');
+    await bad(/unknown order.created/, 'webhook', 'create', '--company', '1', '--url', 'http://x', '--events', 'order.created');
+  });
+});
