@@ -2,12 +2,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { EventBus, type PlannerEvent } from '../../src/jobs/events.js';
 import { JobService } from '../../src/jobs/service.js';
 import { SolverPool } from '../../src/pool/pool.js';
-import { COMPANY, FAULTY_WORKER, addOrder, addVehicle, makeStore, until } from './world.js';
+import { COMPANY, FAULTY_WORKER, addOrder, addVehicle, checkJob, makeService, makeStore, until } from './world.js';
 
 // Pool mechanics and the state machine, with the test worker's markers on the vehicles:
 // test:unassign (answers at once, nothing placed), test:crash, test:oom, test:hang, test:throw.
 const pool = new SolverPool({ filename: FAULTY_WORKER, threads: 2, maxOldGenerationSizeMb: 64 });
-afterAll(() => pool.destroy());
+const realPool = new SolverPool({ threads: 1 });
+afterAll(() => Promise.all([pool.destroy(), realPool.destroy()]));
 
 function world(marker: string) {
   const store = makeStore();
@@ -122,13 +123,18 @@ describe('job states and events', () => {
     await first.close('abandon');
     expect([a, b, c].map((j) => store.getJob(COMPANY, j.job_id)!.status)).toEqual(['running', 'queued', 'queued']);
 
-    addVehicle(store, 1, { features: ['test:unassign'] });
-    const second = new JobService({ store, pool, timeBudgetSec: 1 });
+    // the next start has the real solver: the three jobs are planned for real
+    addVehicle(store, 1);
+    const second = makeService(store, realPool);
     const finished: number[] = [];
     second.events.on('planning_job.finished', (e) => finished.push(e.data.job_id));
     await second.start();
     await second.idle();
     expect([a, b, c].map((j) => store.getJob(COMPANY, j.job_id)!.status)).toEqual(['done', 'done', 'done']);
+    for (const j of [a, b, c]) checkJob(store, (await second.get(COMPANY, j.job_id))!);
+    // a was planned first and took the only vehicle; b and c found it busy
+    expect((await second.get(COMPANY, a.job_id))!.result).toMatchObject({ summary: { route_count: 1, unassigned_count: 0 } });
+    expect((await second.get(COMPANY, b.job_id))!.result).toMatchObject({ unassigned: [{ order_id: 2, reason: 'no_vehicle' }] });
     expect(finished.sort()).toEqual([a.job_id, b.job_id, c.job_id].sort());
     expect(store.listUnfinishedJobs()).toEqual([]);
   });

@@ -1,0 +1,190 @@
+/**
+ * The behaviour every PlanningStore must show, as a reusable suite: the in-memory store runs it
+ * here (store.test.ts); the SQLite store of the service runs the same suite with its own fixture.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  OrdersNotNewError,
+  VehicleBusyError,
+  type Company,
+  type NewRoute,
+  type OrderStatus,
+  type OrderStatusChange,
+  type PlanningOrder,
+  type PlanningStore,
+  type PlanningVehicle,
+  type Warehouse,
+} from '../../src/jobs/ports.js';
+
+type Maybe<T> = T | Promise<T>;
+
+/** How the suite seeds and inspects a store (ids are the store's). */
+export interface StoreFixture {
+  store: PlanningStore;
+  addCompany(timezone: string): Maybe<Company>;
+  addWarehouse(fields: Omit<Warehouse, 'id'>): Maybe<Warehouse>;
+  addVehicle(fields: Omit<PlanningVehicle, 'id'>): Maybe<PlanningVehicle>;
+  addOrder(fields: Omit<PlanningOrder, 'id'>): Maybe<PlanningOrder>;
+  /** A route on `date` for the vehicle, made outside planning. */
+  addRoute(companyId: number, vehicleId: number, date: string): Maybe<void>;
+  orderStatus(orderId: number): Maybe<OrderStatus>;
+  orderHistory(orderId: number): Maybe<Array<Omit<OrderStatusChange, 'order_id' | 'external_id'>>>;
+  /** The route as stored (status planned, stops with status pending), or undefined. */
+  readRoute(routeId: number): Maybe<(Omit<NewRoute, 'stops'> & { status: string; stops: Array<NewRoute['stops'][number] & { status: string }> }) | undefined>;
+  countRoutes(companyId: number): Maybe<number>;
+}
+
+const T0 = '2026-11-30T08:00:00.000Z';
+const T1 = '2026-11-30T08:00:05.000Z';
+const T2 = '2026-11-30T08:00:09.000Z';
+
+export function describePlanningStoreContract(name: string, makeFixture: () => Maybe<StoreFixture>): void {
+  async function seeded() {
+    const f = await makeFixture();
+    const company = await f.addCompany('Europe/Berlin');
+    const other = await f.addCompany('UTC');
+    const warehouse = await f.addWarehouse({ companyId: company.id, name: 'Mitte', address: 'A 1', lat: 52.52, lon: 13.405 });
+    const vehicle = (fields: Partial<PlanningVehicle> = {}) =>
+      f.addVehicle({ companyId: company.id, name: 'Van', active: true, warehouseId: warehouse.id, capacityKg: 800, capacityM3: 6, shift: '08:00-18:00', maxDistanceKm: 150, maxDurationMin: 480, maxOrders: 30, features: ['fridge'], ...fields });
+    const order = (fields: Partial<PlanningOrder> = {}) =>
+      f.addOrder({ companyId: company.id, externalId: 'E-1', status: 'new', address: 'B 2', lat: 52.5, lon: 13.4, weightKg: 12.5, volumeM3: 0.25, serviceTimeMin: 10, timeWindowStart: '09:00:00', timeWindowEnd: '11:00:00', deliveryDate: '2026-12-01', ...fields });
+    return { f, s: f.store, company, other, warehouse, vehicle, order };
+  }
+
+  function route(companyId: number, jobId: number, vehicleId: number, warehouseId: number, orders: PlanningOrder[]): NewRoute {
+    const depot = (position: number, stopType: 'start_depot' | 'end_depot', at: string) => ({ position, stopType, orderId: null, orderExternalId: null, warehouseId, address: 'A 1', lat: 52.52, lon: 13.405, plannedArrivalAt: at, plannedDepartureAt: at });
+    return {
+      jobId,
+      companyId,
+      vehicleId,
+      name: '2026-12-01 Van',
+      date: '2026-12-01',
+      plannedMileageKm: 12.34,
+      plannedDurationMin: 95,
+      totalWeightKg: orders.reduce((s, o) => s + o.weightKg, 0),
+      totalVolumeM3: orders.reduce((s, o) => s + o.volumeM3, 0),
+      stops: [
+        depot(1, 'start_depot', '2026-12-01T07:30:00Z'),
+        ...orders.map((o, i) => ({ position: i + 2, stopType: 'order' as const, orderId: o.id, orderExternalId: o.externalId, warehouseId: null, address: o.address, lat: o.lat!, lon: o.lon!, plannedArrivalAt: '2026-12-01T08:00:00Z', plannedDepartureAt: '2026-12-01T08:10:00Z' })),
+        depot(orders.length + 2, 'end_depot', '2026-12-01T09:05:00Z'),
+      ],
+    };
+  }
+
+  describe(`${name}: the PlanningStore contract`, () => {
+    it('jobs: create queued, ids ascend, company scoping, updates, unfinished in FIFO order', async () => {
+      const { s, company, other } = await seeded();
+      const a = await s.createJob(company.id, { order_ids: [1, 2], vehicle_ids: [], warehouse_id: null }, T0);
+      const b = await s.createJob(other.id, { order_ids: [3], vehicle_ids: [4], warehouse_id: 5 }, T1);
+      const c = await s.createJob(company.id, { order_ids: [6], vehicle_ids: [], warehouse_id: null }, T1);
+      expect(b.id).toBeGreaterThan(a.id);
+      expect(c.id).toBeGreaterThan(b.id);
+      expect(a).toEqual({ id: a.id, companyId: company.id, status: 'queued', input: { order_ids: [1, 2], vehicle_ids: [], warehouse_id: null }, result: null, error: '', createdAt: T0, updatedAt: T0 });
+      expect(await s.getJob(company.id, a.id)).toEqual(a);
+      expect(await s.getJob(other.id, a.id)).toBeUndefined();
+      expect(await s.getJob(company.id, 999_999)).toBeUndefined();
+      expect((await s.getJob(other.id, b.id))!.input).toEqual({ order_ids: [3], vehicle_ids: [4], warehouse_id: 5 });
+
+      const running = await s.updateJob(a.id, { status: 'running' }, T1);
+      expect(running).toMatchObject({ status: 'running', error: '', result: null, createdAt: T0, updatedAt: T1 });
+      const failed = await s.updateJob(c.id, { status: 'failed', error: 'It broke.' }, T2);
+      expect(failed).toMatchObject({ status: 'failed', error: 'It broke.', result: null, updatedAt: T2 });
+      expect(await s.getJob(company.id, c.id)).toEqual(failed);
+      expect((await s.listUnfinishedJobs()).map((j) => [j.id, j.status])).toEqual([
+        [a.id, 'running'],
+        [b.id, 'queued'],
+      ]);
+    });
+
+    it('orders: by ids and by external ids, any status, only the company\'s', async () => {
+      const { s, company, other, order, f } = await seeded();
+      const o1 = await order({ externalId: 'X' });
+      const o2 = await order({ externalId: 'X', status: 'archived', requiredFeatures: ['fridge'] });
+      const o3 = await order({ externalId: null, lat: null, lon: null, timeWindowStart: null, timeWindowEnd: null });
+      const theirs = await f.addOrder({ ...o1, companyId: other.id, externalId: 'X' } as Omit<PlanningOrder, 'id'>);
+      const byIds = await s.getOrdersByIds(company.id, [o1.id, o2.id, o3.id, theirs.id, 999_999]);
+      expect(byIds.map((o) => o.id).sort((a, b) => a - b)).toEqual([o1.id, o2.id, o3.id]);
+      const first = byIds.find((o) => o.id === o1.id)!;
+      expect(first).toMatchObject({ companyId: company.id, externalId: 'X', status: 'new', address: 'B 2', lat: 52.5, lon: 13.4, weightKg: 12.5, volumeM3: 0.25, serviceTimeMin: 10, timeWindowStart: '09:00:00', timeWindowEnd: '11:00:00', deliveryDate: '2026-12-01' });
+      expect(byIds.find((o) => o.id === o2.id)!.requiredFeatures).toEqual(['fridge']);
+      expect(byIds.find((o) => o.id === o3.id)).toMatchObject({ externalId: null, lat: null, lon: null, timeWindowStart: null });
+      const byExternal = await s.getOrdersByExternalIds(company.id, ['X', 'nope']);
+      expect(byExternal.map((o) => o.id).sort((a, b) => a - b)).toEqual([o1.id, o2.id]);
+    });
+
+    it('vehicles, warehouses and the vehicles busy on a date', async () => {
+      const { s, company, other, vehicle, warehouse, f } = await seeded();
+      const v1 = await vehicle();
+      const v2 = await vehicle({ active: false, shift: null, maxDistanceKm: null, maxDurationMin: null, maxOrders: null, features: [] });
+      const theirs = await f.addVehicle({ ...v1, companyId: other.id } as Omit<PlanningVehicle, 'id'>);
+      expect((await s.getVehiclesByIds(company.id, [v1.id, v2.id, theirs.id])).map((v) => v.id).sort((a, b) => a - b)).toEqual([v1.id, v2.id]);
+      const [got] = await s.getVehiclesByIds(company.id, [v1.id]);
+      expect(got).toMatchObject({ name: 'Van', active: true, warehouseId: warehouse.id, capacityKg: 800, capacityM3: 6, shift: '08:00-18:00', maxDistanceKm: 150, maxDurationMin: 480, maxOrders: 30, features: ['fridge'] });
+      expect((await s.getVehiclesByIds(company.id, [v2.id]))[0]).toMatchObject({ active: false, shift: null, maxDistanceKm: null, maxDurationMin: null, maxOrders: null, features: [] });
+      expect((await s.listActiveVehicles(company.id)).map((v) => v.id)).toEqual([v1.id]);
+      expect(await s.getWarehousesByIds(company.id, [warehouse.id, 999_999])).toEqual([warehouse]);
+      expect(await s.getWarehousesByIds(other.id, [warehouse.id])).toEqual([]);
+      expect(await s.vehicleIdsWithRouteOn(company.id, '2026-12-01')).toEqual([]);
+      await f.addRoute(company.id, v1.id, '2026-12-01');
+      expect(await s.vehicleIdsWithRouteOn(company.id, '2026-12-01')).toEqual([v1.id]);
+      expect(await s.vehicleIdsWithRouteOn(company.id, '2026-12-02')).toEqual([]);
+      expect(await s.vehicleIdsWithRouteOn(other.id, '2026-12-01')).toEqual([]);
+    });
+
+    it('commitPlan writes routes, stops, in_route orders with history and the done job at once', async () => {
+      const { s, f, company, vehicle, order, warehouse } = await seeded();
+      const v = await vehicle();
+      const o1 = await order({ externalId: 'A' });
+      const o2 = await order({ externalId: 'B' });
+      const o3 = await order({ externalId: 'C' });
+      const job = await s.createJob(company.id, { order_ids: [o1.id, o2.id, o3.id], vehicle_ids: [], warehouse_id: null }, T0);
+      await s.updateJob(job.id, { status: 'running' }, T1);
+      const planned = route(company.id, job.id, v.id, warehouse.id, [o2, o1]);
+      const { job: done, changes } = await s.commitPlan({ jobId: job.id, companyId: company.id, at: T2, routes: [planned], unassigned: [{ order_id: o3.id, reason: 'time_window' }] });
+      expect(done).toMatchObject({ id: job.id, status: 'done', error: '', updatedAt: T2 });
+      expect(done.result!.summary).toEqual({ route_count: 1, unassigned_count: 1 });
+      expect(done.result!.unassigned).toEqual([{ order_id: o3.id, reason: 'time_window' }]);
+      expect(await s.getJob(company.id, job.id)).toEqual(done);
+      expect(changes).toEqual([
+        { order_id: o2.id, external_id: 'B', status: 'in_route', previous_status: 'new', at: T2 },
+        { order_id: o1.id, external_id: 'A', status: 'in_route', previous_status: 'new', at: T2 },
+      ]);
+      const stored = (await f.readRoute(done.result!.route_ids[0]))!;
+      expect(stored).toMatchObject({ ...planned, status: 'planned', stops: planned.stops.map((st) => ({ ...st, status: 'pending' })) });
+      expect(await f.orderStatus(o1.id)).toBe('in_route');
+      expect(await f.orderStatus(o3.id)).toBe('new');
+      expect((await f.orderHistory(o1.id)).at(-1)).toEqual({ status: 'in_route', previous_status: 'new', at: T2 });
+      expect(await s.vehicleIdsWithRouteOn(company.id, '2026-12-01')).toEqual([v.id]);
+      expect(await s.listUnfinishedJobs()).toEqual([]);
+    });
+
+    it('commitPlan writes nothing when an order is no longer new', async () => {
+      const { s, f, company, vehicle, order, warehouse } = await seeded();
+      const v = await vehicle();
+      const o1 = await order();
+      const o2 = await order({ status: 'in_route' });
+      const job = await s.createJob(company.id, { order_ids: [o1.id, o2.id], vehicle_ids: [], warehouse_id: null }, T0);
+      const running = await s.updateJob(job.id, { status: 'running' }, T1);
+      const attempt = (async () => s.commitPlan({ jobId: job.id, companyId: company.id, at: T2, routes: [route(company.id, job.id, v.id, warehouse.id, [o1, o2])], unassigned: [] }))();
+      await expect(attempt).rejects.toBeInstanceOf(OrdersNotNewError);
+      await attempt.catch((e: OrdersNotNewError) => expect(e.orders).toEqual([{ id: o2.id, status: 'in_route' }]));
+      expect(await f.orderStatus(o1.id)).toBe('new');
+      expect(await f.countRoutes(company.id)).toBe(0);
+      expect(await s.getJob(company.id, job.id)).toEqual(running);
+    });
+
+    it('commitPlan writes nothing when a vehicle got a route on the date meanwhile', async () => {
+      const { s, f, company, vehicle, order, warehouse } = await seeded();
+      const v = await vehicle();
+      const o1 = await order();
+      const job = await s.createJob(company.id, { order_ids: [o1.id], vehicle_ids: [], warehouse_id: null }, T0);
+      const running = await s.updateJob(job.id, { status: 'running' }, T1);
+      await f.addRoute(company.id, v.id, '2026-12-01');
+      const attempt = (async () => s.commitPlan({ jobId: job.id, companyId: company.id, at: T2, routes: [route(company.id, job.id, v.id, warehouse.id, [o1])], unassigned: [] }))();
+      await expect(attempt).rejects.toBeInstanceOf(VehicleBusyError);
+      expect(await f.orderStatus(o1.id)).toBe('new');
+      expect(await f.countRoutes(company.id)).toBe(1);
+      expect(await s.getJob(company.id, job.id)).toEqual(running);
+    });
+  });
+}
