@@ -1,7 +1,14 @@
-/** The improvement phase: local search, then ruin-and-recreate until the stop says so. */
+/**
+ * The improvement phase: an iterated local search. Each iteration ruins and recreates part of the
+ * current solution (SISR strings), runs the granular local search on what changed, and accepts the
+ * result by simulated annealing (a threshold that cools with the budget used); every new best is
+ * kept. Only changed routes are copied or restored, so an iteration costs little beyond its moves.
+ */
 import type { Objective } from '../model/input.js';
 import type { SearchSolution } from '../route/search-solution.js';
+import { RouteProbe } from '../route/probe.js';
 import { LocalSearch } from '../search/local-search.js';
+import { RuinRecreate } from '../search/perturb.js';
 import type { Rng } from './rng.js';
 import type { Stop } from './stop.js';
 
@@ -10,10 +17,82 @@ export interface ImproveContext {
   rng: Rng;
   stop: Stop;
   objective: Objective;
+  /** Start temperature as a share of the average arc cost of the initial solution. */
+  startTemperature?: number;
+  endTemperature?: number;
+}
+
+/** Keeps a copy of each route and the version it was copied at. */
+class RouteCopies {
+  orders: number[][];
+  versions: Float64Array;
+  constructor(private readonly sol: SearchSolution) {
+    this.orders = sol.routes.map((r) => r.orders());
+    this.versions = new Float64Array(sol.routes.map((r) => r.version));
+  }
+  /** Copies the routes that changed since the last sync. */
+  save(): void {
+    for (const r of this.sol.routes)
+      if (r.version !== this.versions[r.index]) {
+        this.orders[r.index] = r.orders();
+        this.versions[r.index] = r.version;
+      }
+  }
+  /** Puts back the routes that changed; calls back with each restored route index. */
+  restore(onRestored: (index: number) => void): void {
+    for (const r of this.sol.routes)
+      if (r.version !== this.versions[r.index]) {
+        this.sol.setRoute(r, this.orders[r.index]);
+        this.versions[r.index] = r.version;
+        onRestored(r.index);
+      }
+  }
+  snapshot(): number[][] {
+    return this.orders.map((o) => o.slice());
+  }
 }
 
 export function improve(sol: SearchSolution, ctx: ImproveContext): void {
+  const { rng, stop } = ctx;
   const ls = new LocalSearch(sol);
+  const lsEnv = { neighbours: ctx.neighbours, shuffle: (a: number[]) => rng.shuffle(a), timeUp: () => stop.timeUp() };
   ls.touchAll();
-  ls.run({ neighbours: ctx.neighbours, shuffle: (a) => ctx.rng.shuffle(a), timeUp: () => ctx.stop.timeUp() });
+  ls.run(lsEnv);
+  if (stop.done()) return;
+
+  const probe = new RouteProbe(sol.p, sol.costs);
+  const rr = new RuinRecreate(sol, probe, ctx.neighbours);
+  const current = new RouteCopies(sol);
+  let currentCost = sol.cost();
+  let currentUnassigned = sol.unassignedCount();
+  let bestCost = currentCost;
+  let best = current.snapshot();
+  const arcs = sol.p.nOrders + sol.usedVehicles();
+  const avgArc = arcs > 0 ? sol.distance() / arcs : 1;
+  const t0 = (ctx.startTemperature ?? 0.1) * avgArc;
+  const t1 = (ctx.endTemperature ?? 0.002) * avgArc;
+
+  while (!stop.done()) {
+    stop.iterations++;
+    const removed = rr.ruin(rng);
+    // orders still out get a chance in every recreate
+    if (currentUnassigned > 0) for (const o of sol.unassigned()) if (!removed.includes(o)) removed.push(o);
+    rr.recreate(rng, removed);
+    ls.run(lsEnv);
+    const cost = sol.cost();
+    const progress = stop.progress();
+    const temperature = t0 * Math.pow(t1 / t0, progress);
+    if (cost < currentCost - 1e-9 || cost < currentCost - temperature * Math.log(rng.next())) {
+      current.save();
+      currentCost = cost;
+      currentUnassigned = sol.unassignedCount();
+      if (cost < bestCost - 1e-9) {
+        bestCost = cost;
+        best = current.snapshot();
+      }
+    } else {
+      current.restore((i) => ls.touch(i));
+    }
+  }
+  sol.restore(best);
 }

@@ -1,0 +1,129 @@
+/**
+ * `delivery-planner solve FILE [--format solomon|json] [--rounding none|trunc1] [--time-limit S]
+ *  [--seed N] [--iterations N] [--objective distance|duration|vehicles] [--out FILE]`
+ *
+ * Prints `{"routes":[{"vehicle","stops":[ids]}],"distance","vehicles","unassigned":[{"id","reason"}],
+ * "elapsed_ms"}`. For Solomon files the ids are the file's customer numbers and the depot is not
+ * listed. Bad arguments exit 2, bad input exits 1, each with one line.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { UsageError } from './usage-error.js';
+import { parseSolomon } from '../io/solomon.js';
+import { parseProblem } from '../schema/problem.js';
+import { solve } from '../solver/solve.js';
+import type { Objective, ProblemInput } from '../model/input.js';
+
+const USAGE =
+  'usage: delivery-planner solve FILE [--format solomon|json] [--rounding none|trunc1] [--time-limit S] [--seed N] [--iterations N] [--objective distance|duration|vehicles] [--out FILE]';
+
+interface Args {
+  file: string;
+  format?: 'solomon' | 'json';
+  rounding: 'none' | 'trunc1';
+  timeLimit?: number;
+  seed: number;
+  iterations?: number;
+  objective: Objective;
+  out?: string;
+}
+
+function parseArgs(argv: string[]): Args {
+  const a: Partial<Args> & { rounding: 'none' | 'trunc1'; seed: number; objective: Objective } = { rounding: 'none', seed: 1, objective: 'distance' };
+  for (let i = 0; i < argv.length; i++) {
+    const x = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined || v.startsWith('--')) throw new UsageError(`${x} needs a value (${USAGE})`);
+      return v;
+    };
+    const num = (what: string, v: string, integer = false) => {
+      const n = Number(v);
+      if (v.trim() === '' || !Number.isFinite(n) || n < 0 || (integer && !Number.isInteger(n))) throw new UsageError(`${what} must be a non-negative ${integer ? 'integer' : 'number'}, got '${v}'`);
+      return n;
+    };
+    switch (x) {
+      case '--format': {
+        const v = value();
+        if (v !== 'solomon' && v !== 'json') throw new UsageError(`--format must be solomon or json, got '${v}'`);
+        a.format = v;
+        break;
+      }
+      case '--rounding': {
+        const v = value();
+        if (v !== 'none' && v !== 'trunc1') throw new UsageError(`--rounding must be none or trunc1, got '${v}'`);
+        a.rounding = v;
+        break;
+      }
+      case '--time-limit':
+        a.timeLimit = num('--time-limit', value());
+        break;
+      case '--seed':
+        a.seed = num('--seed', value(), true);
+        break;
+      case '--iterations':
+        a.iterations = num('--iterations', value(), true);
+        break;
+      case '--objective': {
+        const v = value();
+        if (v !== 'distance' && v !== 'duration' && v !== 'vehicles') throw new UsageError(`--objective must be distance, duration or vehicles, got '${v}'`);
+        a.objective = v;
+        break;
+      }
+      case '--out':
+        a.out = value();
+        break;
+      case '--help':
+      case '-h':
+        throw new UsageError(USAGE);
+      default:
+        if (x.startsWith('-')) throw new UsageError(`unknown option '${x}' (${USAGE})`);
+        if (a.file !== undefined) throw new UsageError(`only one FILE expected, got '${a.file}' and '${x}'`);
+        a.file = x;
+    }
+  }
+  if (a.file === undefined) throw new UsageError(`missing FILE (${USAGE})`);
+  return a as Args;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const args = parseArgs(argv);
+  let text: string;
+  try {
+    text = readFileSync(args.file, 'utf8');
+  } catch (e) {
+    throw new Error(`cannot read ${args.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  const format = args.format ?? (args.file.toLowerCase().endsWith('.json') ? 'json' : 'solomon');
+  let problem: ProblemInput;
+  if (format === 'json') {
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch (e) {
+      throw new Error(`${args.file}: not valid JSON (${(e as Error).message})`);
+    }
+    try {
+      problem = parseProblem(data);
+    } catch (e) {
+      const lines = (e as Error).message.split('\n');
+      throw new Error(`${args.file}: ${lines[0]}${lines.length > 1 ? ` (and ${lines.length - 1} more)` : ''}`);
+    }
+  } else {
+    problem = parseSolomon(text, { file: args.file, rounding: args.rounding });
+  }
+  const timeLimit = args.timeLimit ?? (args.iterations === undefined ? 1 : undefined);
+  const result = solve(problem, { timeLimit, seed: args.seed, iterations: args.iterations, objective: args.objective }, {});
+  const round = (x: number) => Math.round(x * 1e6) / 1e6;
+  const out = {
+    routes: result.routes.map((r) => ({ vehicle: r.vehicleId, stops: r.stops.map((s) => s.orderId), distance: round(r.distance), duration: round(r.duration) })),
+    distance: round(result.distance),
+    duration: round(result.duration),
+    vehicles: result.vehicles,
+    unassigned: result.unassigned.map((u) => ({ id: u.orderId, reason: u.reason })),
+    elapsed_ms: Math.round(result.stats.elapsedMs),
+  };
+  const json = JSON.stringify(out);
+  if (args.out !== undefined) writeFileSync(args.out, json + '\n');
+  else process.stdout.write(json + '\n');
+  return 0;
+}

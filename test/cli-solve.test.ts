@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from './helpers/run-cli.js';
+import { randomProblem } from './helpers/problems.js';
+
+describe('delivery-planner solve', () => {
+  it('solves a Solomon file and prints routes with customer numbers', () => {
+    const r = runCli(['solve', 'data/solomon/C101.txt', '--rounding', 'trunc1', '--iterations', '50', '--seed', '3']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    const stops = out.routes.flatMap((x: { stops: string[] }) => x.stops).sort((a: string, b: string) => Number(a) - Number(b));
+    expect(stops).toEqual(Array.from({ length: 100 }, (_, i) => String(i + 1)));
+    expect(out.vehicles).toBe(out.routes.length);
+    expect(out.unassigned).toEqual([]);
+    expect(typeof out.distance).toBe('number');
+    expect(typeof out.elapsed_ms).toBe('number');
+  });
+
+  it('reads JSON problems and writes --out', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dp-'));
+    const file = join(dir, 'p.json');
+    writeFileSync(file, JSON.stringify(randomProblem({ orders: 12, vehicles: 3, seed: 2 })));
+    const out = join(dir, 'out.json');
+    const r = runCli(['solve', file, '--iterations', '20', '--out', out]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(readFileSync(out, 'utf8')).routes.length).toBeGreaterThan(0);
+  });
+
+  it('exits 2 with one line on bad arguments', () => {
+    for (const args of [['solve'], ['solve', 'x.txt', '--rounding', 'round'], ['solve', 'x.txt', '--time-limit', '-1'], ['solve', 'x.txt', '--bogus']]) {
+      const r = runCli(args);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+
+  it('exits 1 with one line naming the problem on bad input', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dp-'));
+    const bad = join(dir, 'bad.txt');
+    writeFileSync(bad, 'X\r\nVEHICLE\r\nNUMBER CAPACITY\r\n25\r\n');
+    const r = runCli(['solve', bad]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/bad\.txt:4: expected two numbers/);
+    const badJson = join(dir, 'bad.json');
+    writeFileSync(badJson, JSON.stringify({ matrix: { kind: 'euclidean', coordinates: [] }, depots: [], vehicles: [], orders: [{ id: 'a' }] }));
+    const r2 = runCli(['solve', badJson]);
+    expect(r2.code).toBe(1);
+    expect(r2.stderr).toMatch(/orders\[0\]\.location: /);
+  });
+});
