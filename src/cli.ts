@@ -12,6 +12,7 @@ interface CommandModule {
 const commands: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
   // Each part of the project registers its subcommand here, one line each.
   solve: { summary: 'solve a Solomon or JSON problem file and print the routes as JSON', load: () => import('./cli/solve.js') },
+  serve: { summary: 'run the HTTP API on an embedded SQLite file (--demo for a demo company and key)', load: () => import('./http/server.js') },
   admin: { summary: 'create companies, API keys, warehouses, vehicles, webhook subscriptions', load: () => import('./admin/main.js') },
 };
 

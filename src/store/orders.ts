@@ -134,6 +134,19 @@ export class OrderRepository {
     return { order: this.get(companyId, id)!, changed: true, previous: order.status };
   }
 
+  /**
+   * Writes geocoded coordinates when the order is still new and still has the address that was
+   * geocoded (internal: not company-scoped; the queue holds only ids the service put there).
+   */
+  applyGeocode(orderId: number, address: string, lat_e6: number, lon_e6: number, now: string): boolean {
+    const info = this.db
+      .prepare(
+        `UPDATE orders SET lat_e6 = ?, lon_e6 = ?, updated_at = ? WHERE id = ? AND status = 'new' AND address = ?`,
+      )
+      .run(lat_e6, lon_e6, now, orderId, address);
+    return info.changes > 0;
+  }
+
   history(orderId: number): OrderStatusEntry[] {
     return this.stmts.history.all(orderId) as OrderStatusEntry[];
   }

@@ -1,0 +1,142 @@
+/**
+ * Geocoding providers (operations.md): `table` (address book), `nominatim` (HTTP, one request a
+ * second, retried on 5xx, 429, time-outs and network errors) and `none` (no provider: nothing
+ * is queued). A lookup resolves to coordinates, or null when the address is unknown; it throws
+ * `GeocodeError` when the provider failed (transient: try again later; else give up).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseScaled } from '../service/decimal.js';
+import { AddressBook, type Coordinates } from './address-book.js';
+
+export type { Coordinates };
+
+export interface Geocoder {
+  readonly name: string;
+  lookup(address: string): Promise<Coordinates | null>;
+}
+
+export class GeocodeError extends Error {
+  constructor(
+    message: string,
+    readonly transient: boolean,
+  ) {
+    super(message);
+  }
+}
+
+export class TableGeocoder implements Geocoder {
+  readonly name = 'table';
+  constructor(readonly book: AddressBook) {}
+
+  async lookup(address: string): Promise<Coordinates | null> {
+    return this.book.lookup(address) ?? null;
+  }
+}
+
+export interface NominatimOptions {
+  url: string;
+  /** Minimum time between two request starts (the usage policy's 1 request a second). */
+  minIntervalMs?: number;
+  timeoutMs?: number;
+  /** Attempts per lookup before giving the task back to the queue. */
+  attempts?: number;
+  userAgent?: string;
+}
+
+export class NominatimGeocoder implements Geocoder {
+  readonly name = 'nominatim';
+  private readonly base: string;
+  private readonly minIntervalMs: number;
+  private readonly timeoutMs: number;
+  private readonly attempts: number;
+  private readonly userAgent: string;
+  private nextSlot = 0;
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(options: NominatimOptions) {
+    this.base = options.url.replace(/\/+$/, '');
+    this.minIntervalMs = options.minIntervalMs ?? 1000;
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.attempts = options.attempts ?? 3;
+    this.userAgent = options.userAgent ?? 'delivery-planner/0.1 (geocoding queue)';
+  }
+
+  /** Lookups run one at a time (the rate limit holds even with concurrent callers). */
+  lookup(address: string): Promise<Coordinates | null> {
+    const run = this.chain.then(() => this.lookupWithRetries(address));
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async lookupWithRetries(address: string): Promise<Coordinates | null> {
+    let last: GeocodeError | undefined;
+    for (let attempt = 1; attempt <= this.attempts; attempt++) {
+      try {
+        return await this.request(address);
+      } catch (err) {
+        if (!(err instanceof GeocodeError) || !err.transient) throw err;
+        last = err;
+      }
+    }
+    throw last!;
+  }
+
+  private async request(address: string): Promise<Coordinates | null> {
+    const wait = this.nextSlot - Date.now();
+    if (wait > 0) await sleep(wait);
+    this.nextSlot = Date.now() + this.minIntervalMs;
+    const url = `${this.base}/search?q=${encodeURIComponent(address)}&format=jsonv2&limit=1`;
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        headers: { 'user-agent': this.userAgent, accept: 'application/json' },
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (err) {
+      const e = err as Error;
+      const reason = e.name === 'TimeoutError' ? `timed out after ${this.timeoutMs} ms` : e.message;
+      throw new GeocodeError(`nominatim: ${reason}`, true);
+    }
+    if (response.status >= 500 || response.status === 429) {
+      await response.body?.cancel();
+      throw new GeocodeError(`nominatim: HTTP ${response.status}`, true);
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw new GeocodeError(`nominatim: HTTP ${response.status}`, false);
+    }
+    let body: unknown;
+    try {
+      body = await response.json();
+    } catch (err) {
+      const e = err as Error;
+      throw new GeocodeError(`nominatim: unreadable answer (${e.message})`, e.name === 'TimeoutError');
+    }
+    if (!Array.isArray(body)) throw new GeocodeError('nominatim: answer is not a list', false);
+    if (body.length === 0) return null;
+    const first = body[0] as { lat?: unknown; lon?: unknown };
+    const lat = typeof first.lat === 'string' || typeof first.lat === 'number' ? parseScaled(first.lat, 6) : undefined;
+    const lon = typeof first.lon === 'string' || typeof first.lon === 'number' ? parseScaled(first.lon, 6) : undefined;
+    if (lat === undefined || lon === undefined || Math.abs(lat) > 90e6 || Math.abs(lon) > 180e6) {
+      throw new GeocodeError('nominatim: first result has no valid lat/lon', false);
+    }
+    return { lat_e6: lat, lon_e6: lon };
+  }
+}
+
+export type GeocoderName = 'table' | 'nominatim' | 'none';
+
+export function createGeocoder(
+  name: GeocoderName,
+  options: { addressBook?: string; url?: string; nominatim?: Partial<NominatimOptions> },
+): Geocoder | null {
+  switch (name) {
+    case 'none':
+      return null;
+    case 'table':
+      if (!options.addressBook) throw new Error('the table geocoder needs an address book file');
+      return new TableGeocoder(AddressBook.load(options.addressBook));
+    case 'nominatim':
+      return new NominatimGeocoder({ ...options.nominatim, url: options.url ?? 'https://nominatim.openstreetmap.org' });
+  }
+}

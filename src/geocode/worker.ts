@@ -1,0 +1,155 @@
+/**
+ * Drains the persisted geocoding queue in the background, after the create responses. A task
+ * leaves the queue in the same transaction that writes its result, so a crash or kill -9 only
+ * means the task runs again on the next start. Results are committed in small batches (one
+ * fsync for up to `batchSize` table lookups); between batches the loop yields to the event loop
+ * so the API stays responsive.
+ */
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type { Store } from '../store/store.js';
+import type { GeocodeTask } from '../store/types.js';
+import { systemClock, type Clock } from '../service/time.js';
+import { GeocodeError, type Coordinates, type Geocoder } from './providers.js';
+
+export interface GeocodeWorkerOptions {
+  store: Store;
+  geocoder: Geocoder;
+  clock?: Clock;
+  log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  batchSize?: number;
+  /** Delay before retrying a task whose provider failed: base * 2^attempts, capped at 1 h. */
+  retryBaseMs?: number;
+  /** After this many failed attempts the task is dropped and the order keeps null lat/lon. */
+  maxAttempts?: number;
+}
+
+type Outcome = { task: GeocodeTask; coordinates: Coordinates | null } | { task: GeocodeTask; error: GeocodeError };
+
+export class GeocodeWorker {
+  private readonly store: Store;
+  private readonly clock: Clock;
+  private readonly batchSize: number;
+  private readonly retryBaseMs: number;
+  private readonly maxAttempts: number;
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private woken = false;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(private readonly options: GeocodeWorkerOptions) {
+    this.store = options.store;
+    this.clock = options.clock ?? systemClock;
+    this.batchSize = options.batchSize ?? 50;
+    this.retryBaseMs = options.retryBaseMs ?? 30_000;
+    this.maxAttempts = options.maxAttempts ?? 10;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** New work was committed: look at the queue now. */
+  notify(): void {
+    this.woken = true;
+    this.wake?.();
+  }
+
+  /** Finishes the lookup in flight (its result is committed), then stops. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.notify();
+    await this.loop;
+    this.releaseIdle();
+  }
+
+  /** Resolves when no task is due (tests wait on it instead of sleeping). */
+  whenIdle(): Promise<void> {
+    return new Promise((resolve) => {
+      this.idleWaiters.push(resolve);
+      this.notify();
+    });
+  }
+
+  private releaseIdle(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      this.woken = false;
+      const tasks = this.store.geocodeQueue.due(this.clock().toISOString(), this.batchSize);
+      if (tasks.length === 0) {
+        if (this.woken) continue;
+        this.releaseIdle();
+        await this.sleepUntilDue();
+        continue;
+      }
+      const outcomes: Outcome[] = [];
+      let lastFlush = Date.now();
+      for (const task of tasks) {
+        if (!this.running) break;
+        try {
+          outcomes.push({ task, coordinates: await this.options.geocoder.lookup(task.address) });
+        } catch (err) {
+          const error = err instanceof GeocodeError ? err : new GeocodeError(String((err as Error)?.message ?? err), true);
+          outcomes.push({ task, error });
+        }
+        if (Date.now() - lastFlush >= 500) {
+          this.commit(outcomes.splice(0));
+          lastFlush = Date.now();
+        }
+      }
+      this.commit(outcomes);
+      await yieldToLoop();
+    }
+  }
+
+  private commit(outcomes: Outcome[]): void {
+    if (outcomes.length === 0) return;
+    const now = this.clock();
+    const nowIso = now.toISOString();
+    this.store.transaction(() => {
+      for (const outcome of outcomes) {
+        const { task } = outcome;
+        const current = this.store.geocodeQueue.get(task.id);
+        if (!current) continue; // replaced by a newer address, cancelled or done elsewhere
+        if ('error' in outcome) {
+          const attempts = current.attempts + 1;
+          if (!outcome.error.transient || attempts >= this.maxAttempts) {
+            this.store.geocodeQueue.remove(task.id);
+            this.options.log?.warn({ order_id: task.order_id, attempts, err: outcome.error.message }, 'geocoding given up');
+          } else {
+            const delay = Math.min(this.retryBaseMs * 2 ** (attempts - 1), 3_600_000);
+            this.store.geocodeQueue.retryLater(task.id, new Date(now.getTime() + delay).toISOString(), outcome.error.message);
+            this.options.log?.warn({ order_id: task.order_id, attempts, err: outcome.error.message }, 'geocoding will retry');
+          }
+          continue;
+        }
+        this.store.geocodeQueue.remove(task.id);
+        if (outcome.coordinates) {
+          this.store.orders.applyGeocode(task.order_id, task.address, outcome.coordinates.lat_e6, outcome.coordinates.lon_e6, nowIso);
+        }
+      }
+    });
+  }
+
+  private async sleepUntilDue(): Promise<void> {
+    const next = this.store.geocodeQueue.nextDueAt();
+    await new Promise<void>((resolve) => {
+      this.wake = resolve;
+      if (next !== undefined) {
+        const ms = Math.max(0, Math.min(Date.parse(next) - this.clock().getTime(), 2 ** 31 - 1));
+        this.timer = setTimeout(resolve, ms);
+      }
+    });
+    this.wake = undefined;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * `delivery-planner serve`: the only place that listens. Opens (creating and migrating) the
+ * SQLite file, starts the geocoding worker on the persisted queue (pending work from a previous
+ * run resumes), prints `listening on http://HOST:PORT` when ready, logs JSON lines to stderr,
+ * and on SIGTERM/SIGINT stops accepting, finishes in-flight requests and the geocoding lookup
+ * in flight, closes the database and exits 0.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { UsageError } from '../cli/usage-error.js';
+import { GeocodeWorker } from '../geocode/worker.js';
+import { createGeocoder, type GeocoderName } from '../geocode/providers.js';
+import { ensureDemo } from '../service/demo.js';
+import { Store } from '../store/store.js';
+import { buildApp } from './app.js';
+
+export interface ServeConfig {
+  host: string;
+  port: number;
+  db: string;
+  geocoder: GeocoderName;
+  geocoderUrl?: string;
+  addressBook: string;
+  matrix: 'haversine' | 'osrm';
+  osrmUrl?: string;
+  workers?: number;
+  demo: boolean;
+  logLevel: string;
+}
+
+/** The package root (holds package.json), found from this file in src/ or in dist/. */
+export function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'delivery-planner') return dir;
+    dir = dirname(dir);
+  }
+  return process.cwd();
+}
+
+export const DEMO_ADDRESS_BOOK = () => join(packageRoot(), 'data', 'demo', 'addresses.csv');
+
+const USAGE =
+  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--workers N] [--demo] [--log-level info]';
+
+export function parseServeArgs(argv: string[]): ServeConfig {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        host: { type: 'string', default: '127.0.0.1' },
+        port: { type: 'string', default: '8080' },
+        db: { type: 'string', default: './var/planner.db' },
+        geocoder: { type: 'string', default: 'table' },
+        'geocoder-url': { type: 'string' },
+        'address-book': { type: 'string' },
+        matrix: { type: 'string', default: 'haversine' },
+        'osrm-url': { type: 'string' },
+        workers: { type: 'string' },
+        demo: { type: 'boolean', default: false },
+        'log-level': { type: 'string', default: 'info' },
+      },
+    });
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message.split('\n')[0]} (usage: ${USAGE})`);
+  }
+  const v = parsed.values;
+  if (!/^\d{1,5}$/.test(v.port) || Number(v.port) > 65535) throw new UsageError(`--port: expected 0 to 65535, got '${v.port}'`);
+  if (!['table', 'nominatim', 'none'].includes(v.geocoder)) {
+    throw new UsageError(`--geocoder: expected table, nominatim or none, got '${v.geocoder}'`);
+  }
+  if (!['haversine', 'osrm'].includes(v.matrix)) throw new UsageError(`--matrix: expected haversine or osrm, got '${v.matrix}'`);
+  for (const [name, url] of [['geocoder-url', v['geocoder-url']], ['osrm-url', v['osrm-url']]] as const) {
+    if (url !== undefined && !/^https?:\/\/\S+$/.test(url)) throw new UsageError(`--${name}: expected an http(s) URL, got '${url}'`);
+  }
+  if (v.matrix === 'osrm' && v['osrm-url'] === undefined) throw new UsageError('--matrix osrm needs --osrm-url');
+  if (v.workers !== undefined && (!/^\d{1,3}$/.test(v.workers) || Number(v.workers) < 1)) {
+    throw new UsageError(`--workers: expected a positive integer, got '${v.workers}'`);
+  }
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(v['log-level'])) {
+    throw new UsageError(`--log-level: unknown level '${v['log-level']}'`);
+  }
+  const addressBook = v['address-book'] ?? DEMO_ADDRESS_BOOK();
+  if (v.geocoder === 'table' && !existsSync(addressBook)) throw new UsageError(`--address-book: no such file '${addressBook}'`);
+  return {
+    host: v.host,
+    port: Number(v.port),
+    db: v.db,
+    geocoder: v.geocoder as GeocoderName,
+    geocoderUrl: v['geocoder-url'],
+    addressBook,
+    matrix: v.matrix as 'haversine' | 'osrm',
+    osrmUrl: v['osrm-url'],
+    workers: v.workers === undefined ? undefined : Number(v.workers),
+    demo: v.demo,
+    logLevel: v['log-level'],
+  };
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const config = parseServeArgs(argv);
+  const geocoder = createGeocoder(config.geocoder, { addressBook: config.addressBook, url: config.geocoderUrl });
+  const store = Store.open(config.db);
+  let worker: GeocodeWorker | undefined;
+  const app = buildApp({
+    store,
+    geocoding: geocoder !== null,
+    onGeocodeQueued: () => worker?.notify(),
+    logger: { level: config.logLevel, stream: process.stderr },
+  });
+  if (geocoder) {
+    worker = new GeocodeWorker({ store, geocoder, log: app.log });
+  }
+
+  try {
+    await app.listen({ host: config.host, port: config.port });
+  } catch (err) {
+    store.close();
+    throw new Error(`cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`);
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  worker?.start();
+  app.log.info(
+    { db: config.db, geocoder: config.geocoder, pending_geocoding: store.geocodeQueue.count() },
+    'service started',
+  );
+
+  if (config.demo) {
+    const demo = ensureDemo(store, new Date().toISOString());
+    const auth = `-H 'Authorization: Api-Key ${demo.key}'`;
+    const lines = [
+      `demo company ${demo.company.id} "${demo.company.name}" (${demo.company.timezone})${demo.created ? ' created' : ''}: warehouse ${demo.warehouse.id}, vehicles ${demo.vehicles.map((v) => v.id).join(', ')}`,
+      `demo API key (every scope, shown once): ${demo.key}`,
+      `address book: ${config.geocoder === 'table' ? config.addressBook : `(geocoder ${config.geocoder})`}`,
+      'try:',
+      `  curl -s ${auth} -H 'Content-Type: application/json' -d '{"external_id":"DOC-1","address":"Alexanderplatz 1, 10178 Berlin","weight":"12.5"}' ${base}/api/public/v1/orders/`,
+      `  curl -s ${auth} '${base}/api/public/v1/orders/?page_size=10'`,
+    ];
+    process.stdout.write(lines.join('\n') + '\n');
+  }
+  process.stdout.write(`listening on ${base}\n`);
+
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const shutdown = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      app.log.info({ signal }, 'shutting down');
+      void (async () => {
+        let code = 0;
+        try {
+          await app.close();
+          await worker?.stop();
+        } catch (err) {
+          app.log.error({ err }, 'error during shutdown');
+          code = 1;
+        } finally {
+          store.close();
+          process.off('SIGTERM', onTerm);
+          process.off('SIGINT', onInt);
+        }
+        resolve(code);
+      })();
+    };
+    const onTerm = () => shutdown('SIGTERM');
+    const onInt = () => shutdown('SIGINT');
+    process.on('SIGTERM', onTerm);
+    process.on('SIGINT', onInt);
+  });
+}

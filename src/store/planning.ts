@@ -1,0 +1,346 @@
+/**
+ * The SQLite side of planning: jobs and their queue, routes, stops and vehicle positions, behind
+ * the planning-job layer's storage port (src/jobs/ports.ts). It passes the same contract suite as
+ * the in-memory store (test/jobs/store-contract.ts, run in test/store/planning.test.ts).
+ *
+ * Units on disk follow the order tables of migration 1 where they meet them (order weight in
+ * grams, volume in litres, coordinates in micro-degrees); the planning tables keep plain REAL
+ * kilometres, kilograms, cubic metres and degrees, which round-trip exactly as JS numbers.
+ */
+import type {
+  Company,
+  JobInput,
+  JobRecord,
+  JobResult,
+  JobStatus,
+  NewRoute,
+  OrderStatus,
+  OrderStatusChange,
+  PlanCommit,
+  PlanningOrder,
+  PlanningStore,
+  PlanningVehicle,
+  Warehouse,
+} from '../jobs/ports.js';
+import { OrdersNotNewError, VehicleBusyError } from '../jobs/ports.js';
+import type { Db } from './db.js';
+import type { Migration } from './migrations.js';
+import { webhookOutboxSchema } from '../webhooks/outbox.js';
+
+export const planningMigration: Migration = {
+  version: 2,
+  name: 'planning jobs, routes, stops, vehicle positions, webhook outbox, order features',
+  sql: `
+    ALTER TABLE orders ADD COLUMN required_features TEXT NOT NULL DEFAULT '[]';
+
+    CREATE TABLE planning_jobs (
+      id INTEGER PRIMARY KEY,
+      company_id INTEGER NOT NULL REFERENCES companies(id),
+      status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'done', 'failed')),
+      input TEXT NOT NULL,
+      result TEXT,
+      error TEXT NOT NULL DEFAULT '',
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL
+    );
+    CREATE INDEX planning_jobs_status ON planning_jobs(status, id);
+
+    CREATE TABLE routes (
+      id INTEGER PRIMARY KEY,
+      company_id INTEGER NOT NULL REFERENCES companies(id),
+      job_id INTEGER,
+      vehicle_id INTEGER REFERENCES vehicles(id),
+      name TEXT NOT NULL,
+      date TEXT NOT NULL,
+      status TEXT NOT NULL DEFAULT 'planned'
+        CHECK (status IN ('planned', 'active', 'completed', 'archived', 'cancelled')),
+      planned_mileage_km REAL NOT NULL,
+      planned_duration_min INTEGER NOT NULL,
+      total_weight_kg REAL NOT NULL,
+      total_volume_m3 REAL NOT NULL,
+      actual_start_at TEXT,
+      actual_end_at TEXT,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL
+    );
+    CREATE INDEX routes_company ON routes(company_id, id);
+    CREATE INDEX routes_company_date ON routes(company_id, date, status);
+    CREATE INDEX routes_vehicle_date ON routes(vehicle_id, date);
+
+    CREATE TABLE route_stops (
+      id INTEGER PRIMARY KEY,
+      route_id INTEGER NOT NULL REFERENCES routes(id),
+      position INTEGER NOT NULL,
+      stop_type TEXT NOT NULL CHECK (stop_type IN ('order', 'start_depot', 'mid_depot', 'end_depot')),
+      status TEXT NOT NULL DEFAULT 'pending'
+        CHECK (status IN ('pending', 'in_progress', 'visited', 'confirmed', 'rejected', 'skipped')),
+      order_id INTEGER REFERENCES orders(id),
+      order_external_id TEXT,
+      warehouse_id INTEGER REFERENCES warehouses(id),
+      address TEXT NOT NULL,
+      lat REAL NOT NULL,
+      lon REAL NOT NULL,
+      planned_arrival_at TEXT,
+      planned_departure_at TEXT,
+      actual_arrival_at TEXT,
+      actual_departure_at TEXT,
+      UNIQUE (route_id, position)
+    );
+    CREATE INDEX route_stops_order ON route_stops(order_id);
+
+    CREATE TABLE vehicle_positions (
+      id INTEGER PRIMARY KEY,
+      company_id INTEGER NOT NULL REFERENCES companies(id),
+      vehicle_id INTEGER NOT NULL REFERENCES vehicles(id),
+      lat REAL NOT NULL,
+      lon REAL NOT NULL,
+      timestamp TEXT NOT NULL,
+      speed_kmh REAL NOT NULL,
+      heading_deg REAL NOT NULL,
+      received_at TEXT NOT NULL
+    );
+    CREATE INDEX vehicle_positions_latest ON vehicle_positions(vehicle_id, timestamp, id);
+    ${webhookOutboxSchema}
+  `,
+};
+
+interface JobRow {
+  id: number;
+  company_id: number;
+  status: JobStatus;
+  input: string;
+  result: string | null;
+  error: string;
+  created_at: string;
+  updated_at: string;
+}
+
+interface OrderRow {
+  id: number;
+  company_id: number;
+  external_id: string | null;
+  status: OrderStatus;
+  address: string;
+  lat_e6: number | null;
+  lon_e6: number | null;
+  weight_g: number;
+  volume_l: number;
+  service_time: number;
+  time_window_start: string | null;
+  time_window_end: string | null;
+  delivery_date: string;
+  required_features: string;
+  updated_at: string;
+}
+
+interface VehicleRow {
+  id: number;
+  company_id: number;
+  name: string;
+  active: number;
+  warehouse_id: number;
+  capacity_kg: number;
+  capacity_m3: number;
+  shift_start: string | null;
+  shift_end: string | null;
+  max_distance_km: number | null;
+  max_duration_min: number | null;
+  max_orders: number | null;
+  features: string;
+}
+
+const jobFromRow = (r: JobRow): JobRecord => ({
+  id: r.id,
+  companyId: r.company_id,
+  status: r.status,
+  input: JSON.parse(r.input) as JobInput,
+  result: r.result === null ? null : (JSON.parse(r.result) as JobResult),
+  error: r.error,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+const orderFromRow = (r: OrderRow): PlanningOrder => ({
+  id: r.id,
+  companyId: r.company_id,
+  externalId: r.external_id,
+  status: r.status,
+  address: r.address,
+  lat: r.lat_e6 === null ? null : r.lat_e6 / 1e6,
+  lon: r.lon_e6 === null ? null : r.lon_e6 / 1e6,
+  weightKg: r.weight_g / 1000,
+  volumeM3: r.volume_l / 1000,
+  serviceTimeMin: r.service_time,
+  timeWindowStart: r.time_window_start,
+  timeWindowEnd: r.time_window_end,
+  deliveryDate: r.delivery_date,
+  requiredFeatures: JSON.parse(r.required_features) as string[],
+  updatedAt: r.updated_at,
+});
+
+const vehicleFromRow = (r: VehicleRow): PlanningVehicle => ({
+  id: r.id,
+  companyId: r.company_id,
+  name: r.name,
+  active: r.active === 1,
+  warehouseId: r.warehouse_id,
+  capacityKg: r.capacity_kg,
+  capacityM3: r.capacity_m3,
+  shift: r.shift_start !== null && r.shift_end !== null ? `${r.shift_start}-${r.shift_end}` : null,
+  maxDistanceKm: r.max_distance_km,
+  maxDurationMin: r.max_duration_min,
+  maxOrders: r.max_orders,
+  features: JSON.parse(r.features) as string[],
+});
+
+/** `IN (?, ?, ...)` for a list; SQLite's limit on parameters is far above 500. */
+const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+
+export class SqlitePlanningStore implements PlanningStore {
+  constructor(private readonly db: Db) {}
+
+  createJob(companyId: number, input: JobInput, at: string): JobRecord {
+    const { lastInsertRowid } = this.db
+      .prepare(`INSERT INTO planning_jobs (company_id, status, input, created_at, updated_at) VALUES (?, 'queued', ?, ?, ?)`)
+      .run(companyId, JSON.stringify(input), at, at);
+    return this.jobById(Number(lastInsertRowid))!;
+  }
+
+  getJob(companyId: number, jobId: number): JobRecord | undefined {
+    const row = this.db.prepare(`SELECT * FROM planning_jobs WHERE id = ? AND company_id = ?`).get(jobId, companyId) as JobRow | undefined;
+    return row && jobFromRow(row);
+  }
+
+  updateJob(jobId: number, change: { status: 'running' } | { status: 'failed'; error: string }, at: string): JobRecord {
+    const error = change.status === 'failed' ? change.error : '';
+    const { changes } = this.db
+      .prepare(`UPDATE planning_jobs SET status = ?, error = ?, result = NULL, updated_at = ? WHERE id = ?`)
+      .run(change.status, error, at, jobId);
+    if (changes === 0) throw new Error(`Planning job ${jobId} does not exist.`);
+    return this.jobById(jobId)!;
+  }
+
+  listUnfinishedJobs(): JobRecord[] {
+    const rows = this.db.prepare(`SELECT * FROM planning_jobs WHERE status IN ('queued', 'running') ORDER BY id`).all() as JobRow[];
+    return rows.map(jobFromRow);
+  }
+
+  getCompany(companyId: number): Company | undefined {
+    return this.db.prepare(`SELECT id, timezone FROM companies WHERE id = ?`).get(companyId) as Company | undefined;
+  }
+
+  getOrdersByIds(companyId: number, ids: number[]): PlanningOrder[] {
+    if (ids.length === 0) return [];
+    const rows = this.db
+      .prepare(`SELECT * FROM orders WHERE company_id = ? AND id IN (${placeholders(ids.length)}) ORDER BY id`)
+      .all(companyId, ...ids) as OrderRow[];
+    return rows.map(orderFromRow);
+  }
+
+  getOrdersByExternalIds(companyId: number, externalIds: string[]): PlanningOrder[] {
+    if (externalIds.length === 0) return [];
+    const rows = this.db
+      .prepare(`SELECT * FROM orders WHERE company_id = ? AND external_id IN (${placeholders(externalIds.length)}) ORDER BY id`)
+      .all(companyId, ...externalIds) as OrderRow[];
+    return rows.map(orderFromRow);
+  }
+
+  getVehiclesByIds(companyId: number, ids: number[]): PlanningVehicle[] {
+    if (ids.length === 0) return [];
+    const rows = this.db
+      .prepare(`SELECT * FROM vehicles WHERE company_id = ? AND id IN (${placeholders(ids.length)}) ORDER BY id`)
+      .all(companyId, ...ids) as VehicleRow[];
+    return rows.map(vehicleFromRow);
+  }
+
+  listActiveVehicles(companyId: number): PlanningVehicle[] {
+    const rows = this.db.prepare(`SELECT * FROM vehicles WHERE company_id = ? AND active = 1 ORDER BY id`).all(companyId) as VehicleRow[];
+    return rows.map(vehicleFromRow);
+  }
+
+  getWarehousesByIds(companyId: number, ids: number[]): Warehouse[] {
+    if (ids.length === 0) return [];
+    const rows = this.db
+      .prepare(
+        `SELECT id, company_id AS companyId, name, address, lat, lon FROM warehouses
+         WHERE company_id = ? AND id IN (${placeholders(ids.length)}) ORDER BY id`,
+      )
+      .all(companyId, ...ids) as Warehouse[];
+    return rows;
+  }
+
+  vehicleIdsWithRouteOn(companyId: number, date: string): number[] {
+    const rows = this.db
+      .prepare(
+        `SELECT DISTINCT vehicle_id AS id FROM routes
+         WHERE company_id = ? AND date = ? AND status <> 'cancelled' AND vehicle_id IS NOT NULL ORDER BY vehicle_id`,
+      )
+      .all(companyId, date) as Array<{ id: number }>;
+    return rows.map((r) => r.id);
+  }
+
+  commitPlan(plan: PlanCommit): { job: JobRecord; changes: OrderStatusChange[] } {
+    const write = this.db.transaction((p: PlanCommit) => {
+      const orderIds = p.routes.flatMap((r) => r.stops.filter((s) => s.orderId !== null).map((s) => s.orderId!));
+      const current = this.getOrdersByIds(p.companyId, orderIds);
+      const byId = new Map(current.map((o) => [o.id, o]));
+      const notNew = orderIds
+        .map((id) => ({ id, status: byId.get(id)?.status ?? ('archived' as OrderStatus) }))
+        .filter((o) => o.status !== 'new');
+      if (notNew.length > 0) throw new OrdersNotNewError(notNew);
+
+      const busy = p.routes
+        .filter((r) => this.vehicleIdsWithRouteOn(p.companyId, r.date).includes(r.vehicleId))
+        .map((r) => ({ id: r.vehicleId, date: r.date }));
+      if (busy.length > 0) throw new VehicleBusyError(busy);
+
+      const routeIds = p.routes.map((r) => this.insertRoute(r, p.at));
+      const setStatus = this.db.prepare(`UPDATE orders SET status = 'in_route', updated_at = ? WHERE id = ?`);
+      const addHistory = this.db.prepare(
+        `INSERT INTO order_status_history (order_id, status, previous_status, at) VALUES (?, 'in_route', 'new', ?)`,
+      );
+      const changes: OrderStatusChange[] = orderIds.map((id) => {
+        setStatus.run(p.at, id);
+        addHistory.run(id, p.at);
+        return { order_id: id, external_id: byId.get(id)!.externalId, status: 'in_route', previous_status: 'new', at: p.at };
+      });
+
+      const result: JobResult = {
+        route_ids: routeIds,
+        summary: { route_count: routeIds.length, unassigned_count: p.unassigned.length },
+        unassigned: p.unassigned,
+      };
+      this.db
+        .prepare(`UPDATE planning_jobs SET status = 'done', result = ?, error = '', updated_at = ? WHERE id = ?`)
+        .run(JSON.stringify(result), p.at, p.jobId);
+      return { job: this.jobById(p.jobId)!, changes };
+    });
+    return write.immediate(plan);
+  }
+
+  /** Inserts a route (status planned) and its stops (status pending); returns the route id. */
+  insertRoute(r: NewRoute, at: string): number {
+    const { lastInsertRowid } = this.db
+      .prepare(
+        `INSERT INTO routes (company_id, job_id, vehicle_id, name, date, planned_mileage_km, planned_duration_min,
+           total_weight_kg, total_volume_m3, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(r.companyId, r.jobId, r.vehicleId, r.name, r.date, r.plannedMileageKm, r.plannedDurationMin, r.totalWeightKg, r.totalVolumeM3, at, at);
+    const routeId = Number(lastInsertRowid);
+    const addStop = this.db.prepare(
+      `INSERT INTO route_stops (route_id, position, stop_type, order_id, order_external_id, warehouse_id, address, lat, lon,
+         planned_arrival_at, planned_departure_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    for (const s of r.stops) {
+      addStop.run(routeId, s.position, s.stopType, s.orderId, s.orderExternalId, s.warehouseId, s.address, s.lat, s.lon, s.plannedArrivalAt, s.plannedDepartureAt);
+    }
+    return routeId;
+  }
+
+  private jobById(id: number): JobRecord | undefined {
+    const row = this.db.prepare(`SELECT * FROM planning_jobs WHERE id = ?`).get(id) as JobRow | undefined;
+    return row && jobFromRow(row);
+  }
+}
