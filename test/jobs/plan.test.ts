@@ -87,6 +87,16 @@ describe('orders -> routes through the job service', () => {
     expect(store.getOrder(2)!.status).toBe('new');
   });
 
+  it('a job whose orders all lack coordinates is done with nothing to place', async () => {
+    const store = makeStore();
+    addVehicle(store, 1);
+    addOrder(store, { id: 1, lat: null, lon: null });
+    const done = await plan(makeService(store, pool), { order_ids: [1] });
+    expect(done.status).toBe('done');
+    expect(done.result).toEqual({ route_ids: [], summary: { route_count: 0, unassigned_count: 0 }, unassigned: [] });
+    expect(store.getOrder(1)!.status).toBe('new');
+  });
+
   it('plans each delivery date separately, with vehicles free on that date', async () => {
     const store = makeStore();
     addVehicle(store, 1);
