@@ -151,14 +151,20 @@ export const READ_ONLY_ON_PATCH = ['id', 'external_id', 'status', 'created_at', 
 
 type Parsed = z.output<typeof orderPatchSchema>;
 
+/** The message list of a field (own property only: a field may be called `constructor`). */
+function messagesOf(errors: FieldErrors, field: string): string[] {
+  if (!Object.hasOwn(errors, field)) errors[field] = [];
+  return errors[field]!;
+}
+
 function collect(issues: readonly z.core.$ZodIssue[], errors: FieldErrors): void {
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) (errors[key] ??= []).push(MESSAGES.unknown);
+      for (const key of issue.keys) messagesOf(errors, key).push(MESSAGES.unknown);
       continue;
     }
     const field = issue.path.length > 0 ? String(issue.path[0]) : 'non_field_errors';
-    const list = (errors[field] ??= []);
+    const list = messagesOf(errors, field);
     if (!list.includes(issue.message)) list.push(issue.message);
   }
 }
@@ -207,7 +213,7 @@ export function parseOrderCreate(body: unknown, today: string): Result<CreateInp
   const errors: FieldErrors = {};
   const rest: Record<string, unknown> = { ...body };
   for (const key of READ_ONLY_ON_CREATE) {
-    if (key in rest) {
+    if (Object.hasOwn(rest, key)) {
       errors[key] = [MESSAGES.readOnly];
       delete rest[key];
     }
@@ -267,7 +273,7 @@ export function parseOrderPatch(body: unknown): Result<Partial<OrderFields>> | {
   const errors: FieldErrors = {};
   const rest: Record<string, unknown> = { ...body };
   for (const key of READ_ONLY_ON_PATCH) {
-    if (key in rest) {
+    if (Object.hasOwn(rest, key)) {
       errors[key] = [MESSAGES.readOnly];
       delete rest[key];
     }
