@@ -270,11 +270,11 @@ export class JobService {
   private async compute(job: JobRecord): Promise<{ routes: NewRoute[]; unassigned: Array<{ order_id: number; reason: UnassignedReason }> }> {
     const { companyId, input } = job;
     const company = await this.store.getCompany(companyId);
-    if (!company) throw new JobFailure(`Company ${companyId} no longer exists.`);
+    if (!company) throw new JobFailure(`Company ${companyId} no longer exists. Nothing was planned.`);
     const orders = await this.store.getOrdersByIds(companyId, input.order_ids);
     const present = new Set(orders.map((o) => o.id));
     const gone = input.order_ids.filter((id) => !present.has(id));
-    if (gone.length > 0) throw new JobFailure(`Orders no longer exist: [${gone.join(', ')}].`);
+    if (gone.length > 0) throw new JobFailure(`Orders no longer exist: [${gone.join(', ')}]. Nothing was planned.`);
     const notNew = orders.filter((o) => o.status !== 'new');
     if (notNew.length > 0) throw new OrdersNotNewError(notNew.map((o) => ({ id: o.id, status: o.status })).sort((a, b) => a.id - b.id));
 
@@ -292,7 +292,7 @@ export class JobService {
     const warehouses = new Map<number, Warehouse>();
     const wanted = override !== null ? [override] : distinct(active.map((v) => v.warehouseId));
     for (const w of await this.store.getWarehousesByIds(companyId, wanted)) warehouses.set(w.id, w);
-    if (override !== null && !warehouses.has(override)) throw new JobFailure(`Warehouse ${override} no longer exists.`);
+    if (override !== null && !warehouses.has(override)) throw new JobFailure(`Warehouse ${override} no longer exists. Nothing was planned.`);
 
     const dates = [...byDate.keys()].sort();
     const plans = [];
@@ -325,7 +325,7 @@ export class JobService {
       try {
         matrix = await this.matrix(context.points);
       } catch (error) {
-        throw new JobFailure(`The road matrix could not be obtained: ${(error as Error).message}`);
+        throw new JobFailure(`The road matrix could not be obtained (${(error as Error).message}). Nothing was planned.`);
       }
       const problem: ProblemInput = { ...partial, matrix };
       const result = await this.solve(problem, this.budgetSec / solves);

@@ -139,6 +139,28 @@ describe('job states and events', () => {
     expect(store.listUnfinishedJobs()).toEqual([]);
   });
 
+  it('close("drain") lets the running job finish and leaves the queued ones for the next start', async () => {
+    const { store } = world('test:unassign');
+    const service = new JobService({ store, pool, timeBudgetSec: 1, concurrency: 1 });
+    const a = await service.submit(COMPANY, { order_ids: [1] });
+    const b = await service.submit(COMPANY, { order_ids: [2] });
+    await service.close('drain');
+    expect(store.getJob(COMPANY, a.job_id)!.status).toBe('done');
+    expect(store.getJob(COMPANY, b.job_id)!.status).toBe('queued');
+  });
+
+  it('a road matrix that cannot be obtained fails the job', async () => {
+    const { store } = world('test:unassign');
+    const service = new JobService({
+      store,
+      pool,
+      matrix: () => Promise.reject(new Error('OSRM answered 503')),
+    });
+    const failed = await service.waitFor(COMPANY, (await service.submit(COMPANY, { order_ids: [1] })).job_id);
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toBe('The road matrix could not be obtained (OSRM answered 503). Nothing was planned.');
+  });
+
   it('a closed service refuses new jobs', async () => {
     const { store } = world('test:unassign');
     const service = new JobService({ store, pool });
