@@ -1,0 +1,123 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { AddressBook } from '../../src/geocode/address-book.js';
+import { NominatimGeocoder, TableGeocoder, type Geocoder } from '../../src/geocode/providers.js';
+import { GeocodeWorker } from '../../src/geocode/worker.js';
+import { buildApp } from '../../src/http/app.js';
+import { Store } from '../../src/store/store.js';
+import { makeApp } from '../http/fixture.js';
+import { place, startFakeNominatim } from './fake-nominatim.js';
+
+const BOOK = AddressBook.fromCsv(
+  'address,lat,lon\n"Alexanderplatz 1, Berlin",52.521918,13.413215\n"Potsdamer Platz 1, Berlin",52.509648,13.376041\n',
+);
+
+/** The app with a geocoding worker wired the way `serve` wires it. */
+function withWorker(geocoder: Geocoder, options: { retryBaseMs?: number } = {}) {
+  let worker: GeocodeWorker | undefined;
+  const f = makeApp({ geocoding: true, onGeocodeQueued: () => worker?.notify() });
+  worker = new GeocodeWorker({ store: f.store, geocoder, retryBaseMs: options.retryBaseMs });
+  worker.start();
+  return { ...f, worker };
+}
+
+let cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanup.reverse()) await c();
+  cleanup = [];
+});
+
+describe('geocoding after the create response, from the persisted queue', () => {
+  it('fills lat/lon of created and bulk-created orders; unknown addresses stay null', async () => {
+    const f = withWorker(new TableGeocoder(BOOK));
+    cleanup.push(() => f.worker.stop(), f.close);
+    const one = await f.inject('POST', '/orders/', { address: 'ALEXANDERPLATZ 1 berlin' });
+    expect(one.json()).toMatchObject({ lat: null, lon: null });
+    const bulk = await f.inject('POST', '/orders/bulk/', [{ address: 'Potsdamer Platz 1, Berlin' }, { address: 'Nowhere 7' }]);
+    const [a, b] = bulk.json().results.map((r: { id: number }) => r.id);
+    await f.worker.whenIdle();
+    expect((await f.inject('GET', `/orders/${one.json().id}/`)).json()).toMatchObject({ lat: '52.521918', lon: '13.413215' });
+    expect((await f.inject('GET', `/orders/${a}/`)).json()).toMatchObject({ lat: '52.509648', lon: '13.376041' });
+    expect((await f.inject('GET', `/orders/${b}/`)).json()).toMatchObject({ lat: null, lon: null });
+    expect(f.store.geocodeQueue.count()).toBe(0);
+  });
+
+  it('does not geocode orders sent with coordinates; a PATCH of the address geocodes again', async () => {
+    const f = withWorker(new TableGeocoder(BOOK));
+    cleanup.push(() => f.worker.stop(), f.close);
+    const sent = (await f.inject('POST', '/orders/', { address: 'Alexanderplatz 1, Berlin', lat: 1, lon: 2 })).json();
+    await f.worker.whenIdle();
+    expect((await f.inject('GET', `/orders/${sent.id}/`)).json()).toMatchObject({ lat: '1.000000', lon: '2.000000' });
+
+    const o = (await f.inject('POST', '/orders/', { address: 'Alexanderplatz 1, Berlin' })).json();
+    await f.worker.whenIdle();
+    const patched = await f.inject('PATCH', `/orders/${o.id}/`, { address: 'Potsdamer Platz 1, Berlin' });
+    expect(patched.statusCode).toBe(200);
+    await f.worker.whenIdle();
+    expect((await f.inject('GET', `/orders/${o.id}/`)).json()).toMatchObject({ lat: '52.509648', lon: '13.376041' });
+
+    // reset both, then correct the address in a separate request (the contract's recipe)
+    await f.inject('PATCH', `/orders/${o.id}/`, { lat: null, lon: null });
+    await f.inject('PATCH', `/orders/${o.id}/`, { address: 'Alexanderplatz 1, Berlin' });
+    await f.worker.whenIdle();
+    expect((await f.inject('GET', `/orders/${o.id}/`)).json()).toMatchObject({ lat: '52.521918', lon: '13.413215' });
+  });
+
+  it('a result arriving after the order changed address or was cancelled is not applied', async () => {
+    const server = await startFakeNominatim(() => ({ status: 200, body: place('10', '20') }));
+    const f = makeApp({ geocoding: true });
+    cleanup.push(f.close, server.close);
+    const o1 = (await f.inject('POST', '/orders/', { address: 'Old address' })).json();
+    const o2 = (await f.inject('POST', '/orders/', { address: 'Cancelled' })).json();
+    const stale = f.store.geocodeQueue.pending();
+    await f.inject('PATCH', `/orders/${o1.id}/`, { address: 'New address', lat: 5, lon: 6 });
+    await f.inject('POST', `/orders/${o2.id}/cancel/`);
+    expect(f.store.geocodeQueue.count()).toBe(0);
+    // a worker that had already picked the old tasks: their rows are gone, nothing is written
+    for (const t of stale) expect(f.store.orders.applyGeocode(t.order_id, t.address, 1, 1, new Date().toISOString())).toBe(false);
+    expect((await f.inject('GET', `/orders/${o1.id}/`)).json()).toMatchObject({ lat: '5.000000', lon: '6.000000' });
+  });
+
+  it('a failing provider leaves the task queued with its attempts; a restart picks it up', async () => {
+    let up = false;
+    const server = await startFakeNominatim(() => (up ? { status: 200, body: place('52.5', '13.4') } : { status: 503 }));
+    cleanup.push(server.close);
+    const f = makeApp({ geocoding: true });
+    cleanup.push(f.close);
+    const o = (await f.inject('POST', '/orders/', { address: 'Flaky street 1' })).json();
+    const failing = new GeocodeWorker({
+      store: f.store,
+      geocoder: new NominatimGeocoder({ url: server.url, minIntervalMs: 0, attempts: 2 }),
+      retryBaseMs: 60_000,
+    });
+    failing.start();
+    await failing.whenIdle();
+    await failing.stop();
+    expect(f.store.geocodeQueue.pending()).toMatchObject([{ order_id: o.id, attempts: 1, last_error: 'nominatim: HTTP 503' }]);
+
+    // "restart": a new store on the same file, the task is due again (clock moved past the retry)
+    const store = Store.open(`${f.dir}/test.db`);
+    cleanup.push(async () => store.close());
+    up = true;
+    const later = () => new Date(Date.now() + 120_000);
+    const worker = new GeocodeWorker({
+      store,
+      geocoder: new NominatimGeocoder({ url: server.url, minIntervalMs: 0 }),
+      clock: later,
+    });
+    const app = buildApp({ store, geocoding: true, onGeocodeQueued: () => worker.notify() });
+    cleanup.push(() => app.close());
+    worker.start();
+    await worker.whenIdle();
+    await worker.stop();
+    expect(store.orders.get(f.company.id, o.id)).toMatchObject({ lat_e6: 52_500_000, lon_e6: 13_400_000 });
+    expect(store.geocodeQueue.count()).toBe(0);
+  });
+
+  it('with the none provider nothing is queued and coordinates are only as sent', async () => {
+    const f = makeApp({ geocoding: false });
+    cleanup.push(f.close);
+    await f.inject('POST', '/orders/', { address: 'Alexanderplatz 1, Berlin' });
+    await f.inject('POST', '/orders/bulk/', [{ address: 'x' }]);
+    expect(f.store.geocodeQueue.count()).toBe(0);
+  });
+});
