@@ -15,6 +15,8 @@ export interface Problem {
   dist: Float64Array;
   dur: Float64Array;
   nLoc: number;
+  /** dist[i][j] === dist[j][i] everywhere (lets 2-opt price a reversal in O(1)). */
+  symmetric: boolean;
 
   nOrders: number;
   orderIds: string[];
@@ -114,9 +116,18 @@ export function buildProblem(input: ProblemInput, matrix: Matrix = buildMatrix(i
     });
   });
 
+  let symmetric = true;
+  for (let i = 0; i < nLoc && symmetric; i++)
+    for (let j = i + 1; j < nLoc; j++)
+      if (matrix.distance[i * nLoc + j] !== matrix.distance[j * nLoc + i]) {
+        symmetric = false;
+        break;
+      }
+
   return {
     input,
     matrix,
+    symmetric,
     dist: matrix.distance,
     dur: matrix.duration,
     nLoc,

@@ -3,7 +3,9 @@
  * leftovers) and by the recreate step of ruin-and-recreate alike.
  */
 import type { RouteProbe } from './probe.js';
-import { EPS, type SearchRoute } from './search-route.js';
+import type { SearchRoute } from './search-route.js';
+
+const EPS = 1e-6;
 import type { SearchSolution } from './search-solution.js';
 
 export interface InsertionChoice {

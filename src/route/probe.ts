@@ -4,9 +4,12 @@
  * and suffix pieces are O(1); middle ranges cost O(length) (only intra-route moves need them).
  * One probe is reused for every evaluation, so evaluating a move allocates nothing.
  */
-import { NO_ROAD } from '../model/matrix.js';
 import type { CostModel, Problem } from '../model/problem.js';
-import { EPS, type SearchRoute } from './search-route.js';
+import type { SearchRoute } from './search-route.js';
+
+// Local copies of EPS and NO_ROAD / 2: hot code reads no cross-module bindings.
+const EPS = 1e-6;
+const ROADLESS = 5e11;
 
 export class RouteProbe {
   d = 0;
@@ -157,7 +160,7 @@ export class RouteProbe {
       this.w <= p.vCapW[v] + EPS &&
       this.vol <= p.vCapV[v] + EPS &&
       this.dist <= p.vMaxDist[v] + EPS &&
-      this.dist < NO_ROAD / 2 &&
+      this.dist < ROADLESS &&
       this.d <= p.vMaxDur[v] + EPS &&
       this.cnt <= p.vMaxOrders[v];
     return this;

@@ -23,6 +23,8 @@ export class SearchSolution {
     for (let v = 0; v < p.nVehicles; v++) this.routes.push(new SearchRoute(p, costs, v, v));
     this.routeOf = new Int32Array(p.nOrders).fill(-1);
     this.posOf = new Int32Array(p.nOrders).fill(-1);
+    this.classSeen = new Uint8Array(p.nVehicles);
+    this.candUsed = new Uint8Array(p.nVehicles).fill(2);
   }
 
   /** Re-indexes the orders of route r after it changed. */
@@ -121,15 +123,38 @@ export class SearchSolution {
    * each vehicle class (empty routes of one class are interchangeable).
    */
   candidateRoutes(out: SearchRoute[]): SearchRoute[] {
-    out.length = 0;
-    const seen = new Set<number>();
+    // cached until some route's size goes to or from zero
+    let stale = this.candList.length === 0;
     for (const r of this.routes) {
-      if (r.size > 0) out.push(r);
-      else if (!seen.has(this.p.vClass[r.vehicle])) {
-        seen.add(this.p.vClass[r.vehicle]);
-        out.push(r);
+      const used = r.size > 0 ? 1 : 0;
+      if (this.candUsed[r.index] !== used) {
+        this.candUsed[r.index] = used;
+        stale = true;
       }
     }
+    if (stale) {
+      this.candList.length = 0;
+      this.classSeen.fill(0);
+      for (const r of this.routes) {
+        if (r.size > 0) this.candList.push(r);
+        else if (this.classSeen[this.p.vClass[r.vehicle]] === 0) {
+          this.classSeen[this.p.vClass[r.vehicle]] = 1;
+          this.candList.push(r);
+        }
+      }
+    }
+    out.length = this.candList.length;
+    for (let i = 0; i < this.candList.length; i++) out[i] = this.candList[i];
     return out;
   }
+
+  /** True when some vehicle is unused. */
+  hasEmptyRoute(): boolean {
+    for (const r of this.routes) if (r.size === 0) return true;
+    return false;
+  }
+
+  private candUsed = new Uint8Array(0);
+  private candList: SearchRoute[] = [];
+  private classSeen = new Uint8Array(0);
 }

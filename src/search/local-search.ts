@@ -12,6 +12,8 @@ import { defaultOperators } from './operators/index.js';
 
 export interface LocalSearchEnv {
   neighbours: { k: number; list: Int32Array };
+  /** Use only the first `use` neighbours of each order (default all k). */
+  use?: number;
   shuffle(a: number[]): number[];
   timeUp(): boolean;
 }
@@ -23,6 +25,7 @@ export class LocalSearch {
   private probe: RouteProbe;
   private lastTested: Float64Array;
   private modifiedAt: Float64Array;
+  private seenVersion: Float64Array;
   private clock = 1;
   private cands: SearchRoute[] = [];
   moves = 0;
@@ -35,6 +38,16 @@ export class LocalSearch {
     this.probe = new RouteProbe(sol.p, sol.costs);
     this.lastTested = new Float64Array(sol.p.nOrders).fill(-1);
     this.modifiedAt = new Float64Array(sol.routes.length);
+    this.seenVersion = new Float64Array(sol.routes.length).fill(-1);
+  }
+
+  /** Routes changed outside the local search (perturbation, restore) count as modified. */
+  private noticeChanges(): void {
+    for (const r of this.sol.routes)
+      if (r.version !== this.seenVersion[r.index]) {
+        this.seenVersion[r.index] = r.version;
+        this.modifiedAt[r.index] = ++this.clock;
+      }
   }
 
   /** Marks every route as changed, e.g. after a perturbation rebuilt the solution. */
@@ -45,6 +58,7 @@ export class LocalSearch {
 
   touch(routeIndex: number): void {
     this.modifiedAt[routeIndex] = ++this.clock;
+    this.seenVersion[routeIndex] = this.sol.routes[routeIndex].version;
   }
 
   /** Runs to a local optimum; returns whether anything improved. */
@@ -52,8 +66,10 @@ export class LocalSearch {
     const sol = this.sol;
     const n = sol.p.nOrders;
     const { k, list } = env.neighbours;
+    const use = Math.min(k, env.use ?? k);
     const order: number[] = [];
     for (let o = 0; o < n; o++) order.push(o);
+    this.noticeChanges();
     let any = false;
     let improved = true;
     let counter = 0;
@@ -65,12 +81,12 @@ export class LocalSearch {
         if (sol.routeOf[u] < 0) continue;
         const testedAt = this.lastTested[u];
         this.lastTested[u] = ++this.clock;
-        for (let t = 0; t < k; t++) {
+        for (let t = 0; t < use; t++) {
           const v = list[u * k + t];
           if (sol.routeOf[v] < 0) continue;
           if (testedAt > this.modifiedAt[sol.routeOf[u]] && testedAt > this.modifiedAt[sol.routeOf[v]]) continue;
           for (const op of this.operators) {
-            const delta = op.evaluate(sol, u, v);
+            const delta = op.evaluate(sol, u, v, IMPROVES);
             if (delta < IMPROVES) {
               const r1 = sol.routeOf[u];
               const r2 = sol.routeOf[v];
@@ -94,9 +110,18 @@ export class LocalSearch {
   private relocateToEmpty(u: number): boolean {
     const sol = this.sol;
     const r = sol.routes[sol.routeOf[u]];
-    if (r.size === 1) return false;
+    if (r.size === 1 || !sol.hasEmptyRoute()) return false;
     const i = sol.posOf[u];
     const probe = this.probe;
+    const c = sol.costs;
+    if (c.perDuration === 0) {
+      // lower bound: the removal gain against the vehicle cost of a new route
+      const p = sol.p;
+      const D = p.dist;
+      const n = p.nLoc;
+      const gain = D[r.loc[i - 1] * n + r.loc[i]] + D[r.loc[i] * n + r.loc[i + 1]] - D[r.loc[i - 1] * n + r.loc[i + 1]];
+      if (c.perVehicle - c.perDistance * gain >= IMPROVES) return false;
+    }
     sol.candidateRoutes(this.cands);
     let best: SearchRoute | null = null;
     let bestDelta = IMPROVES;

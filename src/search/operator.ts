@@ -14,7 +14,11 @@ export interface Operator {
   evaluations: number;
   applications: number;
   supports(p: Problem): boolean;
-  evaluate(sol: SearchSolution, u: number, v: number): number;
+  /**
+   * Delta of the best variant; Infinity when infeasible or (with `limit`) when a cheap lower
+   * bound already shows the delta cannot go below `limit`.
+   */
+  evaluate(sol: SearchSolution, u: number, v: number, limit?: number): number;
   apply(sol: SearchSolution, u: number, v: number): void;
 }
 
@@ -37,7 +41,7 @@ export abstract class BaseOperator implements Operator {
     }
   }
 
-  abstract evaluate(sol: SearchSolution, u: number, v: number): number;
+  abstract evaluate(sol: SearchSolution, u: number, v: number, limit?: number): number;
   abstract apply(sol: SearchSolution, u: number, v: number): void;
 }
 
@@ -47,4 +51,14 @@ export function rangeCompatible(sol: SearchSolution, r: SearchRoute, i: number, 
   if (!p.hasRequirements || r.vehicle === vehicle) return true;
   for (let k = i; k <= j; k++) if (p.compat[r.ord[k] * p.nVehicles + vehicle] !== 1) return false;
   return true;
+}
+
+/**
+ * A lower bound on a move's cost delta from its distance delta alone: exact when cost depends on
+ * distance and vehicles only (duration weight 0); -Infinity otherwise (no pruning).
+ */
+export function distanceBound(sol: SearchSolution, distDelta: number, vehicleDelta: number): number {
+  const c = sol.costs;
+  if (c.perDuration !== 0) return -Infinity;
+  return c.perDistance * distDelta + c.perVehicle * vehicleDelta;
 }

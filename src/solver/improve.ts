@@ -20,6 +20,10 @@ export interface ImproveContext {
   /** Start temperature as a share of the average arc cost of the initial solution. */
   startTemperature?: number;
   endTemperature?: number;
+  /** Neighbours per order the local search uses inside the loop. */
+  lsNeighbours?: number;
+  /** Run the local search after a recreate only when it lands within this share of the current cost. */
+  lsWithin?: number;
 }
 
 /** Keeps a copy of each route and the version it was copied at. */
@@ -69,17 +73,22 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
   let best = current.snapshot();
   const arcs = sol.p.nOrders + sol.usedVehicles();
   const avgArc = arcs > 0 ? sol.distance() / arcs : 1;
-  const t0 = (ctx.startTemperature ?? 0.1) * avgArc;
-  const t1 = (ctx.endTemperature ?? 0.002) * avgArc;
+  const t0 = (ctx.startTemperature ?? Number(process.env.T0 ?? 0.1)) * avgArc;
+  const t1 = (ctx.endTemperature ?? Number(process.env.T1 ?? 0.002)) * avgArc;
 
+  const lsWithin = ctx.lsWithin ?? Number(process.env.LSW ?? 1e9);
+  const lsEnvInner = { ...lsEnv, use: ctx.lsNeighbours ?? Number(process.env.LSK ?? 15) };
   while (!stop.done()) {
     stop.iterations++;
     const removed = rr.ruin(rng);
     // orders still out get a chance in every recreate
     if (currentUnassigned > 0) for (const o of sol.unassigned()) if (!removed.includes(o)) removed.push(o);
     rr.recreate(rng, removed);
-    ls.run(lsEnv);
-    const cost = sol.cost();
+    let cost = sol.cost();
+    if (cost < currentCost * (1 + lsWithin)) {
+      ls.run(lsEnvInner);
+      cost = sol.cost();
+    }
     const progress = stop.progress();
     const temperature = t0 * Math.pow(t1 / t0, progress);
     if (cost < currentCost - 1e-9 || cost < currentCost - temperature * Math.log(rng.next())) {

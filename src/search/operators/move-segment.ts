@@ -5,20 +5,45 @@
 import type { RouteProbe } from '../../route/probe.js';
 import type { SearchRoute } from '../../route/search-route.js';
 import type { SearchSolution } from '../../route/search-solution.js';
-import { rangeCompatible } from '../operator.js';
+import { distanceBound, rangeCompatible } from '../operator.js';
 
-/** Delta of moving positions i..i+len-1 of r after position q of s (Infinity if infeasible). */
-export function evalMoveSegment(sol: SearchSolution, a: RouteProbe, b: RouteProbe, r: SearchRoute, i: number, len: number, s: SearchRoute, q: number): number {
+const EPS = 1e-6;
+
+/** Delta of moving positions i..i+len-1 of r after position q of s (Infinity if infeasible or not below limit). */
+export function evalMoveSegment(
+  sol: SearchSolution,
+  a: RouteProbe,
+  b: RouteProbe,
+  r: SearchRoute,
+  i: number,
+  len: number,
+  s: SearchRoute,
+  q: number,
+  limit = Infinity,
+): number {
   const j = i + len - 1;
   if (j > r.size) return Infinity;
+  if (r === s && q >= i - 1 && q <= j) return Infinity; // no change
+  const p = sol.p;
+  if (limit !== Infinity && !(r !== s && len === r.size)) {
+    // O(1) price from the six arcs that change
+    const D = p.dist;
+    const n = p.nLoc;
+    const prevI = r.loc[i - 1];
+    const first = r.loc[i];
+    const last = r.loc[j];
+    const nextJ = r.loc[j + 1];
+    const sq = s.loc[q];
+    const sq1 = s.loc[q + 1];
+    const dd = D[prevI * n + nextJ] - D[prevI * n + first] - D[last * n + nextJ] + D[sq * n + first] + D[last * n + sq1] - D[sq * n + sq1];
+    if (distanceBound(sol, dd, r !== s && s.size === 0 ? 1 : 0) >= limit) return Infinity;
+  }
   if (r !== s) {
     if (!rangeCompatible(sol, r, i, j, s.vehicle)) return Infinity;
-    const p = sol.p;
     const v = s.vehicle;
-    // cheap load pre-check
     const w = r.cumW[j] - r.cumW[i - 1];
     const vol = r.cumV[j] - r.cumV[i - 1];
-    if (s.weight + w > p.vCapW[v] + 1e-6 || s.volume + vol > p.vCapV[v] + 1e-6) return Infinity;
+    if (s.weight + w > p.vCapW[v] + EPS || s.volume + vol > p.vCapV[v] + EPS) return Infinity;
     if (s.size + len > p.vMaxOrders[v]) return Infinity;
     b.prefix(s, q).range(r, i, j).finishSuffix(s, q + 1);
     if (!b.feasible) return Infinity;
@@ -26,7 +51,6 @@ export function evalMoveSegment(sol: SearchSolution, a: RouteProbe, b: RouteProb
     if (!a.feasible) return Infinity;
     return a.cost + b.cost - r.cost - s.cost;
   }
-  if (q >= i - 1 && q <= j) return Infinity; // no change
   if (q < i - 1) a.prefix(r, q).range(r, i, j).range(r, q + 1, i - 1).finishSuffix(r, j + 1);
   else a.prefix(r, i - 1).range(r, j + 1, q).range(r, i, j).finishSuffix(r, q + 1);
   if (!a.feasible) return Infinity;
@@ -45,9 +69,8 @@ export function applyMoveSegment(sol: SearchSolution, r: SearchRoute, i: number,
     return;
   }
   const all = r.orders(); // all[k] is position k + 1
-  const before = all.slice(0, q); // positions 1..q
   let out: number[];
-  if (q < i - 1) out = [...before, ...seg, ...all.slice(q, i - 1), ...all.slice(i - 1 + len)];
+  if (q < i - 1) out = [...all.slice(0, q), ...seg, ...all.slice(q, i - 1), ...all.slice(i - 1 + len)];
   else out = [...all.slice(0, i - 1), ...all.slice(i - 1 + len, q), ...seg, ...all.slice(q)];
   sol.setRoute(r, out);
 }

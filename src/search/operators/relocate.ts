@@ -13,15 +13,15 @@ export class Relocate extends BaseOperator {
     this.name = len === 1 ? 'relocate' : `or-opt-${len}`;
   }
 
-  evaluate(sol: SearchSolution, u: number, v: number): number {
+  evaluate(sol: SearchSolution, u: number, v: number, limit = Infinity): number {
     this.evaluations++;
     this.probes(sol);
     const r = sol.routes[sol.routeOf[u]];
     const s = sol.routes[sol.routeOf[v]];
     const i = sol.posOf[u];
     const j = sol.posOf[v];
-    const after = evalMoveSegment(sol, this.a, this.b, r, i, this.len, s, j);
-    const before = evalMoveSegment(sol, this.a, this.b, r, i, this.len, s, j - 1);
+    const after = evalMoveSegment(sol, this.a, this.b, r, i, this.len, s, j, limit);
+    const before = evalMoveSegment(sol, this.a, this.b, r, i, this.len, s, j - 1, limit);
     this.q = after <= before ? j : j - 1;
     return Math.min(after, before);
   }

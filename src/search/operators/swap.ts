@@ -1,11 +1,11 @@
 /** Swap: orders u and v exchange places (between routes or inside one). */
-import { BaseOperator } from '../operator.js';
+import { BaseOperator, distanceBound } from '../operator.js';
 import type { SearchSolution } from '../../route/search-solution.js';
 
 export class Swap extends BaseOperator {
   readonly name = 'swap';
 
-  evaluate(sol: SearchSolution, u: number, v: number): number {
+  evaluate(sol: SearchSolution, u: number, v: number, limit = Infinity): number {
     this.evaluations++;
     this.probes(sol);
     const p = sol.p;
@@ -14,6 +14,14 @@ export class Swap extends BaseOperator {
     const i = sol.posOf[u];
     const j = sol.posOf[v];
     const a = this.a;
+    if (limit !== Infinity && (r !== s || Math.abs(i - j) > 1)) {
+      const D = p.dist;
+      const n = p.nLoc;
+      const pu = r.loc[i - 1], lu = r.loc[i], nu = r.loc[i + 1];
+      const pv = s.loc[j - 1], lv = s.loc[j], nv = s.loc[j + 1];
+      const dd = D[pu * n + lv] + D[lv * n + nu] - D[pu * n + lu] - D[lu * n + nu] + D[pv * n + lu] + D[lu * n + nv] - D[pv * n + lv] - D[lv * n + nv];
+      if (distanceBound(sol, dd, 0) >= limit) return Infinity;
+    }
     if (r !== s) {
       if (!sol.compatible(u, s) || !sol.compatible(v, r)) return Infinity;
       const dw = p.oW[v] - p.oW[u];

@@ -3,13 +3,13 @@
  * rest of v's route; v's route keeps its head before v and continues with u's old tail. Each
  * route keeps its own vehicle and end depot. Makes u -> v adjacent.
  */
-import { BaseOperator, rangeCompatible } from '../operator.js';
+import { BaseOperator, distanceBound, rangeCompatible } from '../operator.js';
 import type { SearchSolution } from '../../route/search-solution.js';
 
 export class TwoOptStar extends BaseOperator {
   readonly name = 'two-opt-star';
 
-  evaluate(sol: SearchSolution, u: number, v: number): number {
+  evaluate(sol: SearchSolution, u: number, v: number, limit = Infinity): number {
     this.evaluations++;
     const r = sol.routes[sol.routeOf[u]];
     const s = sol.routes[sol.routeOf[v]];
@@ -17,6 +17,19 @@ export class TwoOptStar extends BaseOperator {
     this.probes(sol);
     const i = sol.posOf[u];
     const j = sol.posOf[v];
+    if (limit !== Infinity && !(j === 1 && i === r.size)) {
+      const p = sol.p;
+      const D = p.dist;
+      const n = p.nLoc;
+      const endR = p.vEndLoc[r.vehicle];
+      const endS = p.vEndLoc[s.vehicle];
+      const newR = r.cumDist[i] + D[r.loc[i] * n + s.loc[j]] + s.cumDist[s.size] - s.cumDist[j] + D[s.loc[s.size] * n + endR];
+      const newS =
+        i < r.size
+          ? s.cumDist[j - 1] + D[s.loc[j - 1] * n + r.loc[i + 1]] + r.cumDist[r.size] - r.cumDist[i + 1] + D[r.loc[r.size] * n + endS]
+          : s.cumDist[j - 1] + D[s.loc[j - 1] * n + endS];
+      if (distanceBound(sol, newR + newS - r.distance - s.distance, 0) >= limit) return Infinity;
+    }
     if (!rangeCompatible(sol, s, j, s.size, r.vehicle) || !rangeCompatible(sol, r, i + 1, r.size, s.vehicle)) return Infinity;
     const a = this.a;
     a.prefix(r, i).range(s, j, s.size).finish();

@@ -3,13 +3,13 @@
  * v the orders after u up to v are reversed (u -> v); with v before u the orders after v up to u
  * are reversed (v -> u). The reversed stretch is merged visit by visit: O(its length).
  */
-import { BaseOperator } from '../operator.js';
+import { BaseOperator, distanceBound } from '../operator.js';
 import type { SearchSolution } from '../../route/search-solution.js';
 
 export class TwoOpt extends BaseOperator {
   readonly name = 'two-opt';
 
-  evaluate(sol: SearchSolution, u: number, v: number): number {
+  evaluate(sol: SearchSolution, u: number, v: number, limit = Infinity): number {
     this.evaluations++;
     const r = sol.routes[sol.routeOf[u]];
     if (sol.routeOf[v] !== sol.routeOf[u]) return Infinity;
@@ -19,6 +19,14 @@ export class TwoOpt extends BaseOperator {
     const x = Math.min(i, j);
     const y = Math.max(i, j);
     if (y - x < 2) return Infinity;
+    const p = sol.p;
+    if (limit !== Infinity && p.symmetric) {
+      const D = p.dist;
+      const n = p.nLoc;
+      const L = r.loc;
+      const dd = D[L[x] * n + L[y]] + D[L[x + 1] * n + L[y + 1]] - D[L[x] * n + L[x + 1]] - D[L[y] * n + L[y + 1]];
+      if (distanceBound(sol, dd, 0) >= limit) return Infinity;
+    }
     const a = this.a;
     a.prefix(r, x).reversed(r, x + 1, y).finishSuffix(r, y + 1);
     if (!a.feasible) return Infinity;

@@ -1,0 +1,116 @@
+/**
+ * Ruin and recreate (SISR, Christiaens & Vanden Berghe 2020): remove strings of consecutive orders
+ * from routes near a random seed order, then reinsert every removed order at its cheapest feasible
+ * position, skipping each position with a small "blink" probability, in an order chosen at random
+ * among random / heaviest first / farthest first / closest first.
+ */
+import type { SearchSolution } from '../route/search-solution.js';
+import type { RouteProbe } from '../route/probe.js';
+import type { SearchRoute } from '../route/search-route.js';
+import { bestInsertion, newChoice } from '../route/insertion.js';
+
+export interface RuinParams {
+  /** Average number of orders removed. */
+  avgRemoved: number;
+  /** Longest string removed from one route. */
+  maxString: number;
+  blinkRate: number;
+}
+
+export const defaultRuinParams: RuinParams = { avgRemoved: 10, maxString: 10, blinkRate: 0.01 };
+
+export interface Random {
+  next(): number;
+  int(n: number): number;
+  shuffle<T>(a: T[]): T[];
+}
+
+export class RuinRecreate {
+  private removed: number[] = [];
+  private ruinedRoutes: number[] = [];
+  private cands: SearchRoute[] = [];
+  private choice = newChoice();
+  private tmp = newChoice();
+  private key: Float64Array;
+
+  constructor(
+    private readonly sol: SearchSolution,
+    private readonly probe: RouteProbe,
+    private readonly neighbours: { k: number; list: Int32Array },
+    private readonly params: RuinParams = defaultRuinParams,
+  ) {
+    this.key = new Float64Array(sol.p.nOrders);
+  }
+
+  /** Removes strings of orders; returns the removed orders (also kept for `recreate`). */
+  ruin(rng: Random, avgRemoved = this.params.avgRemoved): number[] {
+    const sol = this.sol;
+    const p = sol.p;
+    this.removed.length = 0;
+    this.ruinedRoutes.length = 0;
+    let served = 0;
+    let nonEmpty = 0;
+    for (const r of sol.routes)
+      if (r.size > 0) {
+        served += r.size;
+        nonEmpty++;
+      }
+    if (served === 0) return this.removed;
+    const avgSize = served / nonEmpty;
+    const lsMax = Math.min(this.params.maxString, avgSize);
+    const ksMax = (4 * avgRemoved) / (1 + lsMax) - 1;
+    const strings = Math.max(1, Math.floor(rng.next() * ksMax) + 1);
+    let seed = rng.int(p.nOrders);
+    for (let tries = 0; sol.routeOf[seed] < 0 && tries < 20; tries++) seed = rng.int(p.nOrders);
+    if (sol.routeOf[seed] < 0) return this.removed;
+    const { k, list } = this.neighbours;
+    for (let t = -1; t < k && this.ruinedRoutes.length < strings; t++) {
+      const c = t < 0 ? seed : list[seed * k + t];
+      const ri = sol.routeOf[c];
+      if (ri < 0 || this.ruinedRoutes.includes(ri)) continue;
+      const r = sol.routes[ri];
+      const lMax = Math.min(r.size, lsMax);
+      const len = Math.floor(rng.next() * lMax) + 1;
+      // a string of len positions containing c, placed at random
+      const pos = sol.posOf[c];
+      const lo = Math.max(1, pos - len + 1);
+      const hi = Math.min(pos, r.size - len + 1);
+      const start = lo + rng.int(hi - lo + 1);
+      const victims = Array.from(r.ord.subarray(start, start + len));
+      this.ruinedRoutes.push(ri);
+      const rest = r.orders();
+      rest.splice(start - 1, len);
+      sol.setRoute(r, rest);
+      for (const o of victims) this.removed.push(o);
+    }
+    return this.removed;
+  }
+
+  /** Reinserts the given orders (default: the last ruin's); returns those that found no place. */
+  recreate(rng: Random, orders: number[] = this.removed): number[] {
+    const sol = this.sol;
+    const p = sol.p;
+    const key = this.key;
+    const pick = rng.next() * 11;
+    if (pick < 4) rng.shuffle(orders);
+    else {
+      for (const o of orders) {
+        const depotLoc = p.vStartLoc[0] ?? 0;
+        const d = p.dist[depotLoc * p.nLoc + p.oLoc[o]];
+        key[o] = pick < 8 ? -(p.oW[o] + p.oV[o]) : pick < 10 ? -d : d;
+      }
+      orders.sort((a, b) => key[a] - key[b] || a - b);
+    }
+    const left: number[] = [];
+    for (const o of orders) {
+      sol.candidateRoutes(this.cands);
+      bestInsertion(sol, this.probe, o, this.cands, this.choice, this.tmp, this.params.blinkRate, () => rng.next());
+      if (this.choice.route === null) {
+        left.push(o);
+        continue;
+      }
+      sol.insert(o, this.choice.route, this.choice.pos);
+    }
+    return left;
+  }
+}
