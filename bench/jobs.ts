@@ -4,7 +4,10 @@
  * (submit -> done) p50 / p95 over several runs, and the gap of each run's total distance to one
  * job with a 60 s budget on the same instance.
  *
- *   npx tsx bench/jobs.ts [--runs 7] [--budget 3] [--reference 60] [--threads 2]
+ *   npx tsx bench/jobs.ts [--runs 7] [--budget 3] [--reference 60] [--threads 2] [--seeds 1]
+ *
+ * `--seeds 2` runs two seeds in parallel per job (JobService seedsPerSolve) and keeps the best;
+ * the reference always uses one seed.
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -23,6 +26,7 @@ const runs = arg('runs', 7);
 const budget = arg('budget', 3);
 const reference = arg('reference', 60);
 const threads = arg('threads', 2);
+const seeds = arg('seeds', 1);
 const city = JSON.parse(readFileSync(new URL('../data/city/city.json', import.meta.url), 'utf8')) as City;
 
 function load(): MemoryPlanningStore {
@@ -42,9 +46,9 @@ interface Run {
   reasons: string;
 }
 
-async function once(pool: SolverPool, budgetSec: number, seed: number): Promise<Run> {
+async function once(pool: SolverPool, budgetSec: number, seed: number, seedCount = seeds): Promise<Run> {
   const store = load();
-  const service = new JobService({ store, pool, timeBudgetSec: budgetSec, seed, abortGraceSec: 30 });
+  const service = new JobService({ store, pool, timeBudgetSec: budgetSec, seed, seedsPerSolve: seedCount, abortGraceSec: 30 });
   const t0 = performance.now();
   const job = await service.submit(city.company.id, { external_ids: city.orders.map((o) => o.externalId!) });
   const done = await service.waitFor(city.company.id, job.job_id);
@@ -68,12 +72,12 @@ try {
   await once(pool, 0.5, 1); // warm-up: threads started, code compiled
   const results: Run[] = [];
   for (let i = 0; i < runs; i++) {
-    results.push(await once(pool, budget, i + 1));
+    results.push(await once(pool, budget, 1 + i * seeds));
     const r = results.at(-1)!;
     console.error(`run ${i + 1}/${runs}: ${(r.ms / 1000).toFixed(2)} s, ${r.km.toFixed(2)} km, ${r.routes} routes, ${r.unassigned} unassigned`);
   }
   console.error(`reference: one job with a ${reference} s budget...`);
-  const ref = await once(pool, reference, 1);
+  const ref = await once(pool, reference, 1, 1);
   const times = results.map((r) => r.ms).sort((a, b) => a - b);
   const gaps = results.map((r) => (100 * (r.km - ref.km)) / ref.km);
   const fmt = (x: number) => x.toFixed(2);

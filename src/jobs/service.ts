@@ -45,7 +45,12 @@ export interface JobServiceOptions {
   abortGraceSec?: number;
   /** Jobs running at once (default: the pool's size). */
   concurrency?: number;
+  /** Seed of the solver (default 1). */
   seed?: number;
+  /** Solves run in parallel per delivery date with seeds seed, seed+1, ...; the best is kept
+   *  (default 1). More than 1 trades pool capacity for quality: worth it only when the pool has
+   *  more threads than jobs usually running. */
+  seedsPerSolve?: number;
   objective?: SolveOptions['objective'];
   /** Planning again after another job took a vehicle meanwhile (default 3). */
   commitRetries?: number;
@@ -338,12 +343,25 @@ export class JobService {
     return { routes, unassigned };
   }
 
+  /** One solve per seed (`seedsPerSolve`) in parallel on the pool; the best answer wins: fewest
+   *  unassigned orders, then least distance, then the lowest seed. */
   private async solve(problem: ProblemInput, timeLimit: number): Promise<SolveResult> {
+    const first = this.options.seed ?? 1;
+    const count = Math.max(1, Math.floor(this.options.seedsPerSolve ?? 1));
+    const results = await Promise.all(Array.from({ length: count }, (_, i) => this.solveOnce(problem, timeLimit, first + i)));
+    let best = results[0];
+    for (const r of results.slice(1)) {
+      if (r.unassigned.length < best.unassigned.length || (r.unassigned.length === best.unassigned.length && r.distance < best.distance)) best = r;
+    }
+    return best;
+  }
+
+  private async solveOnce(problem: ProblemInput, timeLimit: number, seed: number): Promise<SolveResult> {
     const controller = new AbortController();
     this.aborts.add(controller);
     const timer = setTimeout(() => controller.abort(), (timeLimit + this.graceSec) * 1000);
     try {
-      const options: SolveOptions = { timeLimit, seed: this.options.seed ?? 1 };
+      const options: SolveOptions = { timeLimit, seed };
       if (this.options.objective) options.objective = this.options.objective;
       return await this.pool.run({ problem, options }, { signal: controller.signal });
     } finally {

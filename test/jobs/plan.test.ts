@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { EventBus, type PlannerEvent } from '../../src/jobs/events.js';
 import type { JobResult } from '../../src/jobs/ports.js';
 import { SolverPool } from '../../src/pool/pool.js';
+import { assertFeasible } from '../helpers/checker.js';
 import { COMPANY, DATE, addOrder, addVehicle, checkJob, makeService, makeStore, near, plan } from './world.js';
 
 // The real solver on real worker threads (loaded from source).
@@ -85,6 +86,22 @@ describe('orders -> routes through the job service', () => {
     const placed = store.listRoutes(1).flatMap((r) => r.stops.map((s) => s.orderId).filter((x) => x !== null));
     expect(placed.sort()).toEqual([1, 3]);
     expect(store.getOrder(2)!.status).toBe('new');
+  });
+
+  it('with seedsPerSolve 2, two seeds solve in parallel and the better plan is kept', async () => {
+    const store = makeStore();
+    addVehicle(store, 1);
+    addVehicle(store, 2, { warehouseId: 2 });
+    for (let id = 1; id <= 10; id++) addOrder(store, { id });
+    let solves = 0;
+    const service = makeService(store, pool, { seedsPerSolve: 2, onSolved: ({ problem, result }) => {
+      solves++;
+      assertFeasible(problem, result);
+    } });
+    const done = await plan(service, { order_ids: Array.from({ length: 10 }, (_, i) => i + 1) });
+    checkJob(store, done);
+    expect(solves).toBe(1);
+    expect(resultOf(done).unassigned).toEqual([]);
   });
 
   it('a job whose orders all lack coordinates is done with nothing to place', async () => {
