@@ -3,6 +3,9 @@
  * Append new migrations at the end; never edit one that has shipped. Later parts of the service
  * (planning jobs, routes, stops, positions, webhook outbox) add their tables as new versions.
  */
+import { planningMigration } from './planning.js';
+import { dispatchMigration } from './routes.js';
+
 export interface Migration {
   version: number;
   name: string;
@@ -124,4 +127,8 @@ export const migrations: Migration[] = [
       CREATE INDEX webhook_subscriptions_company ON webhook_subscriptions(company_id);
     `,
   },
+  // 2: planning jobs, routes, stops, positions, webhook outbox (src/store/planning.ts)
+  planningMigration,
+  // 3: dispatch side of routes (src/store/routes.ts)
+  dispatchMigration,
 ];

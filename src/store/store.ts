@@ -4,6 +4,7 @@ import { openDatabase, type Db, type OpenOptions } from './db.js';
 import { VehicleRepository, WarehouseRepository } from './fleet.js';
 import { GeocodeQueueRepository } from './geocode-queue.js';
 import { OrderRepository } from './orders.js';
+import { RouteRepository } from './routes.js';
 import { WebhookRepository } from './webhooks.js';
 
 /** The SQLite store: one connection, one repository per aggregate. */
@@ -15,6 +16,8 @@ export class Store {
   readonly orders: OrderRepository;
   readonly geocodeQueue: GeocodeQueueRepository;
   readonly webhooks: WebhookRepository;
+  /** Routes, stops and vehicle positions (read API, dispatch API). */
+  readonly routes: RouteRepository;
 
   constructor(readonly db: Db) {
     this.companies = new CompanyRepository(db);
@@ -24,6 +27,7 @@ export class Store {
     this.orders = new OrderRepository(db);
     this.geocodeQueue = new GeocodeQueueRepository(db);
     this.webhooks = new WebhookRepository(db);
+    this.routes = new RouteRepository(db);
   }
 
   static open(path: string, options?: OpenOptions): Store {
