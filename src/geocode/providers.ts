@@ -12,7 +12,8 @@ export type { Coordinates };
 
 export interface Geocoder {
   readonly name: string;
-  lookup(address: string): Promise<Coordinates | null>;
+  /** `signal` aborts a lookup in flight (shutdown); the task then stays queued. */
+  lookup(address: string, signal?: AbortSignal): Promise<Coordinates | null>;
 }
 
 export class GeocodeError extends Error {
@@ -62,17 +63,18 @@ export class NominatimGeocoder implements Geocoder {
   }
 
   /** Lookups run one at a time (the rate limit holds even with concurrent callers). */
-  lookup(address: string): Promise<Coordinates | null> {
-    const run = this.chain.then(() => this.lookupWithRetries(address));
+  lookup(address: string, signal?: AbortSignal): Promise<Coordinates | null> {
+    const run = this.chain.then(() => this.lookupWithRetries(address, signal));
     this.chain = run.catch(() => undefined);
     return run;
   }
 
-  private async lookupWithRetries(address: string): Promise<Coordinates | null> {
+  private async lookupWithRetries(address: string, signal?: AbortSignal): Promise<Coordinates | null> {
     let last: GeocodeError | undefined;
     for (let attempt = 1; attempt <= this.attempts; attempt++) {
+      if (signal?.aborted) throw new GeocodeError('nominatim: aborted', true);
       try {
-        return await this.request(address);
+        return await this.request(address, signal);
       } catch (err) {
         if (!(err instanceof GeocodeError) || !err.transient) throw err;
         last = err;
@@ -81,20 +83,21 @@ export class NominatimGeocoder implements Geocoder {
     throw last!;
   }
 
-  private async request(address: string): Promise<Coordinates | null> {
+  private async request(address: string, signal?: AbortSignal): Promise<Coordinates | null> {
     const wait = this.nextSlot - Date.now();
-    if (wait > 0) await sleep(wait);
+    if (wait > 0) await sleep(wait, undefined, { signal }).catch(() => undefined);
+    if (signal?.aborted) throw new GeocodeError('nominatim: aborted', true);
     this.nextSlot = Date.now() + this.minIntervalMs;
     const url = `${this.base}/search?q=${encodeURIComponent(address)}&format=jsonv2&limit=1`;
     let response: Response;
     try {
       response = await fetch(url, {
         headers: { 'user-agent': this.userAgent, accept: 'application/json' },
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(this.timeoutMs)]) : AbortSignal.timeout(this.timeoutMs),
       });
     } catch (err) {
       const e = err as Error;
-      const reason = e.name === 'TimeoutError' ? `timed out after ${this.timeoutMs} ms` : e.message;
+      const reason = signal?.aborted ? 'aborted' : e.name === 'TimeoutError' ? `timed out after ${this.timeoutMs} ms` : e.message;
       throw new GeocodeError(`nominatim: ${reason}`, true);
     }
     if (response.status >= 500 || response.status === 429) {

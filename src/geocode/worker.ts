@@ -37,6 +37,7 @@ export class GeocodeWorker {
   private timer: NodeJS.Timeout | undefined;
   private woken = false;
   private idleWaiters: (() => void)[] = [];
+  private abort = new AbortController();
 
   constructor(private readonly options: GeocodeWorkerOptions) {
     this.store = options.store;
@@ -49,6 +50,7 @@ export class GeocodeWorker {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.abort = new AbortController();
     this.loop = this.run();
   }
 
@@ -58,9 +60,10 @@ export class GeocodeWorker {
     this.wake?.();
   }
 
-  /** Finishes the lookup in flight (its result is committed), then stops. */
+  /** Aborts the lookup in flight (its task stays queued), commits the finished ones, stops. */
   async stop(): Promise<void> {
     this.running = false;
+    this.abort.abort();
     this.notify();
     await this.loop;
     this.releaseIdle();
@@ -95,8 +98,9 @@ export class GeocodeWorker {
       for (const task of tasks) {
         if (!this.running) break;
         try {
-          outcomes.push({ task, coordinates: await this.options.geocoder.lookup(task.address) });
+          outcomes.push({ task, coordinates: await this.options.geocoder.lookup(task.address, this.abort.signal) });
         } catch (err) {
+          if (!this.running) break; // aborted by stop(): the task stays as it is
           const error = err instanceof GeocodeError ? err : new GeocodeError(String((err as Error)?.message ?? err), true);
           outcomes.push({ task, error });
         }
