@@ -12,6 +12,10 @@ import { registerAuth } from './auth.js';
 import { DETAIL, errorHandler } from './errors.js';
 import { buildOpenApi } from './openapi.js';
 import { registerOrderRoutes } from './orders-routes.js';
+import type { JobService } from '../jobs/service.js';
+import { INTERNAL_PREFIX, registerDispatchRoutes } from './dispatch-routes.js';
+import { registerPlanningRoutes } from './planning-routes.js';
+import { registerRouteRoutes } from './route-routes.js';
 
 export const API_PREFIX = '/api/public/v1';
 /** 8 MiB: a bulk of 500 orders with every field at its limit fits; more is 413. */
@@ -28,6 +32,9 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   bodyLimit?: number;
   clock?: Clock;
+  /** The planning job service (serve wires it, src/service/planning.ts); without it POST
+   *  /planning/jobs/ answers 503 and GET reads the stored job. */
+  jobs?: JobService;
 }
 
 export interface AppServices {
@@ -92,8 +99,16 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.register(
     async (api) => {
       registerOrderRoutes(api, orders);
+      registerPlanningRoutes(api, { store: options.store, jobs: options.jobs });
+      registerRouteRoutes(api, options.store);
     },
     { prefix: API_PREFIX },
+  );
+  app.register(
+    async (internal) => {
+      registerDispatchRoutes(internal, { store: options.store, orders, clock: options.clock });
+    },
+    { prefix: INTERNAL_PREFIX },
   );
   return app;
 }

@@ -1,0 +1,207 @@
+/**
+ * The dispatch API of operations.md (scope dispatch:write), under /api/internal/v1, for the
+ * dispatcher's and drivers' apps. Same key header and company scoping as the public API: an id
+ * of another company (in the path or in the body) is 404 `{"detail": "Not found."}`; a change the
+ * state does not allow is 409 `{detail}` saying why (transitions: src/service/dispatch.ts); a bad
+ * body is 400 `{detail, <field>: [messages]}`.
+ *
+ * - POST /routes/{id}/vehicle {"vehicle_id"} -> 200 the route (detail view, has_vehicle true)
+ * - POST /routes/{id}/start [{"at"}] -> 200 the route, status active, actual_start_at
+ * - POST /stops/{id}/status {"status", "at"?} -> 200 the stop with route_id and route_status
+ * - POST /vehicles/{id}/positions {lat, lon, timestamp?, speed_kmh?, heading_deg?} or an array of
+ *   up to 1000 of them -> 201 {vehicle_id, accepted}
+ */
+import type { FastifyInstance } from 'fastify';
+import { DispatchError, DispatchService, SETTABLE_STOP_STATUSES, type SettableStopStatus } from '../service/dispatch.js';
+import type { OrderService } from '../service/orders.js';
+import type { Clock } from '../service/time.js';
+import type { Store } from '../store/store.js';
+import type { NewPosition } from '../store/routes.js';
+import { authOf } from './auth.js';
+import { HttpError, notFound } from './errors.js';
+import { describeJsonType } from './order-schema.js';
+import { methodNotAllowed, queryOf } from './request.js';
+import { idParam, serializeRouteDetail, serializeStop } from './route-routes.js';
+
+export const INTERNAL_PREFIX = '/api/internal/v1';
+export const MAX_POSITIONS = 1000;
+
+export const DISPATCH_MESSAGES = {
+  timestamp: 'Timestamp has wrong format. Use ISO 8601 with a time zone, for example 2026-11-23T09:15:00Z.',
+  required: 'This field is required.',
+  unknown: 'Unknown field.',
+  integer: 'A valid integer is required.',
+  number: 'A valid number is required.',
+  status: (v: unknown) => `"${typeof v === 'string' ? v.slice(0, 64) : JSON.stringify(v)}" is not a valid choice; one of ${SETTABLE_STOP_STATUSES.join(', ')}.`,
+  range: (min: number, max: number) => `Ensure this value is between ${min} and ${max}.`,
+} as const;
+
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/;
+
+/** An ISO 8601 timestamp with a zone -> the UTC form with a trailing Z, or undefined. */
+export function parseTimestamp(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !TIMESTAMP.test(value.trim())) return undefined;
+  const ms = Date.parse(value.trim());
+  if (!Number.isFinite(ms)) return undefined;
+  return new Date(ms).toISOString();
+}
+
+type Errors = Record<string, string[]>;
+
+function fail(errors: Errors): never {
+  const fields = Object.keys(errors);
+  throw new HttpError(400, { detail: `Invalid data: ${fields.map((f) => `${f}: ${errors[f]!.join(' ')}`).join('; ')}`, ...errors });
+}
+
+function objectBody(body: unknown, allowed: readonly string[], optional = false): Record<string, unknown> {
+  if (body === undefined && optional) return {};
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new HttpError(400, { detail: `Invalid data. Expected a JSON object, but got ${body === undefined ? 'an empty body' : describeJsonType(body)}.` });
+  }
+  const errors: Errors = {};
+  for (const key of Object.keys(body)) if (!allowed.includes(key)) errors[key] = [DISPATCH_MESSAGES.unknown];
+  if (Object.keys(errors).length > 0) fail(errors);
+  return body as Record<string, unknown>;
+}
+
+function optionalAt(input: Record<string, unknown>, errors: Errors): string | undefined {
+  if (input.at === undefined || input.at === null) return undefined;
+  const at = parseTimestamp(input.at);
+  if (at === undefined) errors.at = [DISPATCH_MESSAGES.timestamp];
+  return at;
+}
+
+function number(input: Record<string, unknown>, name: string, min: number, max: number, errors: Errors, fallback?: number): number {
+  const value = input[name];
+  if (value === undefined || value === null) {
+    if (fallback !== undefined) return fallback;
+    errors[name] = [DISPATCH_MESSAGES.required];
+    return 0;
+  }
+  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isFinite(n)) errors[name] = [DISPATCH_MESSAGES.number];
+  else if (n < min || n > max) errors[name] = [DISPATCH_MESSAGES.range(min, max)];
+  return n;
+}
+
+/** One position of the body; errors are keyed `field` (or `[i].field` in an array). */
+function parsePosition(item: unknown, now: string, errors: Errors, prefix: string): NewPosition {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+    errors[prefix || 'non_field_errors'] = [`Expected a JSON object, but got ${describeJsonType(item)}.`];
+    return { lat: 0, lon: 0, timestamp: now, speed_kmh: 0, heading_deg: 0 };
+  }
+  const input = item as Record<string, unknown>;
+  const own: Errors = {};
+  for (const key of Object.keys(input)) {
+    if (!['lat', 'lon', 'timestamp', 'speed_kmh', 'heading_deg'].includes(key)) own[key] = [DISPATCH_MESSAGES.unknown];
+  }
+  const position: NewPosition = {
+    lat: number(input, 'lat', -90, 90, own),
+    lon: number(input, 'lon', -180, 180, own),
+    timestamp: now,
+    speed_kmh: number(input, 'speed_kmh', 0, 1000, own, 0),
+    heading_deg: number(input, 'heading_deg', 0, 360, own, 0),
+  };
+  if (input.timestamp !== undefined && input.timestamp !== null) {
+    const ts = parseTimestamp(input.timestamp);
+    if (ts === undefined) own.timestamp = [DISPATCH_MESSAGES.timestamp];
+    else position.timestamp = ts;
+  }
+  for (const [k, v] of Object.entries(own)) errors[prefix ? `${prefix}.${k}` : k] = v;
+  return position;
+}
+
+function mapDispatchError(error: unknown): never {
+  if (error instanceof DispatchError) {
+    if (error.kind === 'not_found') throw notFound();
+    throw new HttpError(409, { detail: error.detail });
+  }
+  throw error;
+}
+
+export function registerDispatchRoutes(app: FastifyInstance, options: { store: Store; orders: OrderService; clock?: Clock }): void {
+  const dispatch = new DispatchService(options.store, options.orders, options.clock);
+  const write = { scope: 'dispatch:write' as const };
+
+  app.post('/routes/:id/vehicle', { config: write }, async (request) => {
+    queryOf(request, []);
+    const { company } = authOf(request);
+    const routeId = idParam(request);
+    const input = objectBody(request.body, ['vehicle_id']);
+    if (input.vehicle_id === undefined || input.vehicle_id === null) fail({ vehicle_id: [DISPATCH_MESSAGES.required] });
+    if (!Number.isSafeInteger(input.vehicle_id)) fail({ vehicle_id: [DISPATCH_MESSAGES.integer] });
+    try {
+      const route = dispatch.assignVehicle(company.id, routeId, input.vehicle_id as number);
+      return serializeRouteDetail(route, options.store.routes.stops(route.id));
+    } catch (error) {
+      mapDispatchError(error);
+    }
+  });
+  methodNotAllowed(app, '/routes/:id/vehicle', ['POST']);
+
+  app.post('/routes/:id/start', { config: write }, async (request) => {
+    queryOf(request, []);
+    const { company } = authOf(request);
+    const routeId = idParam(request);
+    const input = objectBody(request.body, ['at'], true);
+    const errors: Errors = {};
+    const at = optionalAt(input, errors);
+    if (Object.keys(errors).length > 0) fail(errors);
+    try {
+      const route = dispatch.startRoute(company.id, routeId, at);
+      return serializeRouteDetail(route, options.store.routes.stops(route.id));
+    } catch (error) {
+      mapDispatchError(error);
+    }
+  });
+  methodNotAllowed(app, '/routes/:id/start', ['POST']);
+
+  app.post('/stops/:id/status', { config: write }, async (request) => {
+    queryOf(request, []);
+    const { company } = authOf(request);
+    const stopId = idParam(request);
+    const input = objectBody(request.body, ['status', 'at']);
+    const errors: Errors = {};
+    if (input.status === undefined || input.status === null) errors.status = [DISPATCH_MESSAGES.required];
+    else if (!(SETTABLE_STOP_STATUSES as readonly unknown[]).includes(input.status)) errors.status = [DISPATCH_MESSAGES.status(input.status)];
+    const at = optionalAt(input, errors);
+    if (Object.keys(errors).length > 0) fail(errors);
+    try {
+      const { stop, route } = dispatch.setStopStatus(company.id, stopId, input.status as SettableStopStatus, at);
+      return { ...serializeStop(stop), route_id: route.id, route_status: route.status };
+    } catch (error) {
+      mapDispatchError(error);
+    }
+  });
+  methodNotAllowed(app, '/stops/:id/status', ['POST']);
+
+  app.post('/vehicles/:id/positions', { config: write }, async (request, reply) => {
+    queryOf(request, []);
+    const { company } = authOf(request);
+    const vehicleId = idParam(request);
+    const body = request.body;
+    const now = dispatch.now();
+    const errors: Errors = {};
+    let positions: NewPosition[];
+    if (Array.isArray(body)) {
+      if (body.length === 0 || body.length > MAX_POSITIONS) {
+        throw new HttpError(400, { detail: `Send one position object or a list of 1 to ${MAX_POSITIONS} of them.` });
+      }
+      positions = body.map((item, i) => parsePosition(item, now, errors, `[${i}]`));
+    } else {
+      if (typeof body !== 'object' || body === null) {
+        throw new HttpError(400, { detail: `Invalid data. Expected a JSON object, but got ${body === undefined ? 'an empty body' : describeJsonType(body)}.` });
+      }
+      positions = [parsePosition(body, now, errors, '')];
+    }
+    if (Object.keys(errors).length > 0) fail(errors);
+    try {
+      const stored = dispatch.addPositions(company.id, vehicleId, positions);
+      reply.code(201);
+      return { vehicle_id: vehicleId, accepted: stored.length };
+    } catch (error) {
+      mapDispatchError(error);
+    }
+  });
+  methodNotAllowed(app, '/vehicles/:id/positions', ['POST']);
+}

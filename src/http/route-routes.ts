@@ -1,0 +1,155 @@
+/**
+ * Routes (public-api.md 2.3, 2.4, 4.8; scope routes:read) and tracking (2.5, 4.9; scope
+ * tracking:read), under /api/public/v1. Read-only.
+ *
+ * Types the contract leaves open (decided here, documented in the README):
+ * - has_vehicle: boolean, true once the dispatch API assigned a vehicle to the route.
+ * - actual_start_at / actual_end_at: timestamp or null (set by the dispatch API).
+ * - total_weight_kg / total_volume_m3: decimal strings with three decimals, like an order's
+ *   weight and volume. planned_mileage_km: two decimals; stop lat/lon: six.
+ * - The list is paginated like the orders list: page, page_size (default 50, max 200), answer
+ *   {count, next, previous, results}, newest first; a page past the last is 404 "Invalid page.".
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { formatScaled } from '../service/decimal.js';
+import type { Store } from '../store/store.js';
+import { ROUTE_STATUSES, type PositionRow, type RouteRow, type RouteStatus, type StopRow } from '../store/routes.js';
+import { authOf } from './auth.js';
+import { HttpError, notFound } from './errors.js';
+import { isValidDate, MESSAGES } from './order-schema.js';
+import { methodNotAllowed, queryOf } from './request.js';
+
+export const ROUTES_PAGE_SIZE_DEFAULT = 50;
+export const ROUTES_PAGE_SIZE_MAX = 200;
+
+/** `x` with exactly `decimals` digits after the point, rounded half away from zero. */
+export function fixed(x: number, decimals: number): string {
+  const factor = 10 ** decimals;
+  const scaled = Math.sign(x) * Math.round(Math.abs(x) * factor);
+  return formatScaled(scaled === 0 ? 0 : scaled, decimals);
+}
+
+/** A route list item (2.3). */
+export function serializeRoute(r: RouteRow) {
+  return {
+    id: r.id,
+    name: r.name,
+    status: r.status,
+    date: r.date,
+    has_vehicle: r.assigned_vehicle_id !== null,
+    planned_mileage_km: fixed(r.planned_mileage_km, 2),
+    planned_duration_min: r.planned_duration_min,
+    actual_start_at: r.actual_start_at,
+    actual_end_at: r.actual_end_at,
+    total_weight_kg: fixed(r.total_weight_kg, 3),
+    total_volume_m3: fixed(r.total_volume_m3, 3),
+  };
+}
+
+/** A route stop (2.4). */
+export function serializeStop(s: StopRow) {
+  return {
+    id: s.id,
+    position: s.position,
+    stop_type: s.stop_type,
+    status: s.status,
+    order_id: s.order_id,
+    order_external_id: s.order_external_id,
+    address: s.address,
+    lat: fixed(s.lat, 6),
+    lon: fixed(s.lon, 6),
+    eta: s.planned_arrival_at,
+    planned_arrival_at: s.planned_arrival_at,
+    planned_departure_at: s.planned_departure_at,
+    actual_arrival_at: s.actual_arrival_at,
+    actual_departure_at: s.actual_departure_at,
+  };
+}
+
+export function serializeRouteDetail(r: RouteRow, stops: StopRow[]) {
+  return { ...serializeRoute(r), stops: stops.map(serializeStop) };
+}
+
+/** The tracking position: plain JSON numbers (2.5). */
+export function serializePosition(p: PositionRow) {
+  return { lat: p.lat, lon: p.lon, timestamp: p.timestamp, speed_kmh: p.speed_kmh, heading_deg: p.heading_deg };
+}
+
+export function idParam(request: FastifyRequest, name = 'id'): number {
+  const raw = (request.params as Record<string, string>)[name] ?? '';
+  if (!/^\d{1,15}$/.test(raw)) throw notFound();
+  return Number(raw);
+}
+
+function positiveInt(errors: Record<string, string[]>, name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^\s*\d{1,9}\s*$/.test(raw) || Number(raw) < 1) {
+    errors[name] = ['A valid positive integer is required.'];
+    return fallback;
+  }
+  return Number(raw);
+}
+
+export function registerRouteRoutes(app: FastifyInstance, store: Store): void {
+  const read = { scope: 'routes:read' as const };
+
+  app.get('/routes/', { config: read }, async (request) => {
+    const query = queryOf(request, ['status', 'date', 'page', 'page_size']);
+    const { company } = authOf(request);
+    const errors: Record<string, string[]> = {};
+    if (query.status !== undefined && !(ROUTE_STATUSES as readonly string[]).includes(query.status)) {
+      errors.status = [`Select a valid choice. "${query.status.slice(0, 64)}" is not one of ${ROUTE_STATUSES.join(', ')}.`];
+    }
+    if (query.date !== undefined && !isValidDate(query.date)) errors.date = [MESSAGES.date];
+    const page = positiveInt(errors, 'page', query.page, 1);
+    const pageSize = Math.min(positiveInt(errors, 'page_size', query.page_size, ROUTES_PAGE_SIZE_DEFAULT), ROUTES_PAGE_SIZE_MAX);
+    if (Object.keys(errors).length > 0) throw new HttpError(400, errors);
+    const { count, rows } = store.routes.list(company.id, {
+      status: query.status as RouteStatus | undefined,
+      date: query.date,
+      limit: pageSize,
+      offset: (page - 1) * pageSize,
+    });
+    const lastPage = Math.max(1, Math.ceil(count / pageSize));
+    if (page > lastPage) throw new HttpError(404, { detail: 'Invalid page.' });
+    const link = (p: number) => {
+      const params = new URLSearchParams();
+      if (query.status !== undefined) params.set('status', query.status);
+      if (query.date !== undefined) params.set('date', query.date);
+      params.set('page', String(p));
+      params.set('page_size', String(pageSize));
+      return `${request.protocol}://${request.host}/api/public/v1/routes/?${params.toString()}`;
+    };
+    return {
+      count,
+      next: page < lastPage ? link(page + 1) : null,
+      previous: page > 1 ? link(page - 1) : null,
+      results: rows.map(serializeRoute),
+    };
+  });
+  methodNotAllowed(app, '/routes/', ['GET']);
+
+  app.get('/routes/:id/', { config: read }, async (request) => {
+    queryOf(request, []);
+    const route = store.routes.get(authOf(request).company.id, idParam(request));
+    if (!route) throw notFound();
+    return serializeRouteDetail(route, store.routes.stops(route.id));
+  });
+  methodNotAllowed(app, '/routes/:id/', ['GET']);
+
+  app.get('/routes/:id/tracking/', { config: { scope: 'tracking:read' } }, async (request) => {
+    queryOf(request, []);
+    const { company } = authOf(request);
+    const route = store.routes.get(company.id, idParam(request));
+    if (!route) throw notFound();
+    const { total, completed } = store.routes.progress(route.id);
+    const position = route.assigned_vehicle_id === null ? undefined : store.routes.lastPosition(company.id, route.assigned_vehicle_id);
+    return {
+      route_id: route.id,
+      status: route.status,
+      progress: { total, completed, remaining: total - completed },
+      last_position: position ? serializePosition(position) : null,
+    };
+  });
+  methodNotAllowed(app, '/routes/:id/tracking/', ['GET']);
+}
