@@ -112,6 +112,16 @@ describe('job states and events', () => {
     expect(order).toEqual(ids);
   });
 
+  it('jobs run concurrently up to the pool size (default concurrency)', async () => {
+    const { store } = world('test:hang');
+    const service = new JobService({ store, pool, timeBudgetSec: 60 });
+    const jobs = [];
+    for (let i = 0; i < 3; i++) jobs.push(await service.submit(COMPANY, { order_ids: [1 + i] }));
+    await until(() => store.getJob(COMPANY, jobs[1].job_id)!.status === 'running');
+    expect(jobs.map((j) => store.getJob(COMPANY, j.job_id)!.status)).toEqual(['running', 'running', 'queued']);
+    await service.close('abandon');
+  });
+
   it('a restart runs again the jobs left running and queued, and they complete', async () => {
     const { store } = world('test:hang');
     const first = new JobService({ store, pool, timeBudgetSec: 60, concurrency: 1 });
