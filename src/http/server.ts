@@ -15,6 +15,8 @@ import { createGeocoder, type GeocoderName } from '../geocode/providers.js';
 import { ensureDemo } from '../service/demo.js';
 import { Store } from '../store/store.js';
 import { buildApp } from './app.js';
+import { ServiceEvents } from '../service/events.js';
+import { createPlanningRuntime, FLOW_SERVE_USAGE, flowServeArgs, parseFlowServeArgs, type FlowServeOptions } from '../service/planning.js';
 
 export interface ServeConfig {
   host: string;
@@ -28,6 +30,8 @@ export interface ServeConfig {
   workers?: number;
   demo: boolean;
   logLevel: string;
+  /** Planning and webhooks (src/service/planning.ts). */
+  flow?: FlowServeOptions;
 }
 
 /** The package root (holds package.json), found from this file in src/ or in dist/. */
@@ -44,7 +48,7 @@ export function packageRoot(): string {
 export const DEMO_ADDRESS_BOOK = () => join(packageRoot(), 'data', 'demo', 'addresses.csv');
 
 const USAGE =
-  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--workers N] [--demo] [--log-level info]';
+  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--workers N] [--demo] [--log-level info] ' + FLOW_SERVE_USAGE;
 
 export function parseServeArgs(argv: string[]): ServeConfig {
   let parsed;
@@ -65,6 +69,7 @@ export function parseServeArgs(argv: string[]): ServeConfig {
         workers: { type: 'string' },
         demo: { type: 'boolean', default: false },
         'log-level': { type: 'string', default: 'info' },
+        ...flowServeArgs,
       },
     });
   } catch (err) {
@@ -100,6 +105,7 @@ export function parseServeArgs(argv: string[]): ServeConfig {
     workers: v.workers === undefined ? undefined : Number(v.workers),
     demo: v.demo,
     logLevel: v['log-level'],
+    flow: parseFlowServeArgs(v, (m) => new UsageError(m)),
   };
 }
 
@@ -108,8 +114,22 @@ export async function main(argv: string[]): Promise<number> {
   const geocoder = createGeocoder(config.geocoder, { addressBook: config.addressBook, url: config.geocoderUrl });
   const store = Store.open(config.db);
   let worker: GeocodeWorker | undefined;
+  const events = new ServiceEvents();
+  const planning = createPlanningRuntime({
+    store,
+    events,
+    workers: config.workers,
+    matrix: config.matrix,
+    osrmUrl: config.osrmUrl,
+    jobTimeLimitSec: config.flow?.jobTimeLimitSec,
+    webhookTimeoutMs: config.flow?.webhookTimeoutMs,
+    webhookRetryDelaysMs: config.flow?.webhookRetryDelaysMs,
+    log: { info: (o, m) => app.log.info(o, m), warn: (o, m) => app.log.warn(o, m), error: (o, m) => app.log.error(o, m) },
+  });
   const app = buildApp({
     store,
+    events,
+    jobs: planning.jobs,
     geocoding: geocoder !== null,
     onGeocodeQueued: () => worker?.notify(),
     logger: { level: config.logLevel, stream: process.stderr },
@@ -121,6 +141,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     await app.listen({ host: config.host, port: config.port });
   } catch (err) {
+    await planning.stop();
     store.close();
     throw new Error(`cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`);
   }
@@ -128,6 +149,7 @@ export async function main(argv: string[]): Promise<number> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   worker?.start();
+  await planning.start();
   app.log.info(
     { db: config.db, geocoder: config.geocoder, pending_geocoding: store.geocodeQueue.count() },
     'service started',
@@ -158,6 +180,7 @@ export async function main(argv: string[]): Promise<number> {
         let code = 0;
         try {
           await app.close();
+          await planning.stop();
           await worker?.stop();
         } catch (err) {
           app.log.error({ err }, 'error during shutdown');

@@ -1,0 +1,149 @@
+/**
+ * The planning side of `serve`, wired in one place: the JobService on the SQLite planning store,
+ * the Piscina solver pool, the road-matrix provider (haversine or OSRM), and webhook delivery of
+ * both events from both sources (src/service/webhooks.ts).
+ *
+ * Life: create -> pass `jobs` and `events` to buildApp -> `start()` once listening (resumes jobs
+ * left queued or running by a previous process, starts the webhook loop, which sends what the
+ * outbox still holds) -> `stop()` on shutdown (running jobs get `drainMs` to finish, then are
+ * abandoned: they stay `running` in the store and run again on the next start).
+ */
+import { EventBus } from '../jobs/events.js';
+import { haversineProvider, type MatrixProvider } from '../jobs/problem.js';
+import { JobService } from '../jobs/service.js';
+import { osrmMatrix } from '../matrix/osrm.js';
+import { SolverPool } from '../pool/pool.js';
+import { SqlitePlanningStore } from '../store/planning.js';
+import type { Store } from '../store/store.js';
+import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
+import type { ServiceEvents } from './events.js';
+import { bridgeEvents, createWebhookDispatcher, type EventBridge } from './webhooks.js';
+
+export interface PlanningRuntimeOptions {
+  store: Store;
+  /** The order service's events (the same object goes to buildApp). */
+  events: ServiceEvents;
+  /** Solver worker threads (default: cores, at most 4). */
+  workers?: number;
+  /** Solver time budget of one job in seconds (default 3). */
+  jobTimeLimitSec?: number;
+  matrix?: 'haversine' | 'osrm';
+  osrmUrl?: string;
+  webhookTimeoutMs?: number;
+  webhookRetryDelaysMs?: readonly number[];
+  /** How long stop() lets running jobs finish before abandoning them (default 5 s). */
+  drainMs?: number;
+  log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
+
+export interface PlanningRuntime {
+  jobs: JobService;
+  bus: EventBus;
+  dispatcher: WebhookDispatcher;
+  pool: SolverPool;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function matrixProvider(kind: 'haversine' | 'osrm', osrmUrl?: string): MatrixProvider {
+  if (kind === 'haversine') return haversineProvider();
+  if (!osrmUrl) throw new Error('the osrm matrix provider needs a URL');
+  return (points) => osrmMatrix(points, { url: osrmUrl });
+}
+
+export function createPlanningRuntime(options: PlanningRuntimeOptions): PlanningRuntime {
+  const log = options.log;
+  const bus = new EventBus((error, event) => log?.error({ err: error, event: event.event }, 'event handler failed'));
+  const pool = new SolverPool({ threads: options.workers });
+  const jobs = new JobService({
+    store: new SqlitePlanningStore(options.store.db),
+    pool,
+    events: bus,
+    matrix: matrixProvider(options.matrix ?? 'haversine', options.osrmUrl),
+    timeBudgetSec: options.jobTimeLimitSec ?? 3,
+    onError: (error, jobId) => log?.error({ err: error, job_id: jobId }, 'planning job could not be written'),
+  });
+  const dispatcher = createWebhookDispatcher(options.store, {
+    timeoutMs: options.webhookTimeoutMs,
+    retryDelaysMs: options.webhookRetryDelaysMs,
+    log,
+  });
+  let bridge: EventBridge | undefined = bridgeEvents({
+    store: options.store,
+    dispatcher,
+    serviceEvents: options.events,
+    bus,
+    onError: (error) => log?.error({ err: error }, 'webhook outbox write failed'),
+  });
+  bus.on('planning_job.finished', (e) =>
+    log?.info({ job_id: e.data.job_id, status: e.data.status, routes: 'route_ids' in e.data.result ? e.data.result.route_ids.length : 0 }, 'planning job finished'),
+  );
+
+  return {
+    jobs,
+    bus,
+    dispatcher,
+    pool,
+    async start() {
+      dispatcher.start();
+      await jobs.start();
+    },
+    async stop() {
+      const drained = jobs.close('drain');
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = await Promise.race([
+        drained.then(() => false),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), options.drainMs ?? 5_000))),
+      ]);
+      clearTimeout(timer);
+      if (timedOut) await jobs.close('abandon');
+      bridge?.close();
+      bridge = undefined;
+      await dispatcher.stop();
+      await pool.destroy();
+    },
+  };
+}
+
+/** The `serve` options of this part, parsed from node:util parseArgs values. */
+export interface FlowServeOptions {
+  jobTimeLimitSec?: number;
+  webhookTimeoutMs?: number;
+  webhookRetryDelaysMs?: number[];
+}
+
+/** The parseArgs option specs `serve` adds for planning and webhooks. */
+export const flowServeArgs = {
+  'job-time-limit': { type: 'string' },
+  'webhook-timeout': { type: 'string' },
+  'webhook-retry-delays': { type: 'string' },
+} as const;
+
+export const FLOW_SERVE_USAGE = '[--job-time-limit SECONDS] [--webhook-timeout MS] [--webhook-retry-delays MS,MS,...]';
+
+/** Validates the values; throws `usage(message)` on a bad one. */
+export function parseFlowServeArgs(
+  v: { 'job-time-limit'?: string; 'webhook-timeout'?: string; 'webhook-retry-delays'?: string },
+  usage: (message: string) => Error,
+): FlowServeOptions {
+  const out: FlowServeOptions = {};
+  const limit = v['job-time-limit'];
+  if (limit !== undefined) {
+    if (!/^\d{1,5}(\.\d{1,3})?$/.test(limit) || Number(limit) <= 0) throw usage(`--job-time-limit: expected seconds above 0, got '${limit}'`);
+    out.jobTimeLimitSec = Number(limit);
+  }
+  const timeout = v['webhook-timeout'];
+  if (timeout !== undefined) {
+    if (!/^\d{1,7}$/.test(timeout) || Number(timeout) < 1) throw usage(`--webhook-timeout: expected milliseconds (1 or more), got '${timeout}'`);
+    out.webhookTimeoutMs = Number(timeout);
+  }
+  const delays = v['webhook-retry-delays'];
+  if (delays !== undefined) {
+    const parts = delays.split(',').map((s) => s.trim());
+    if (parts.length === 0 || parts.length > 50 || parts.some((p) => !/^\d{1,9}$/.test(p))) {
+      throw usage(`--webhook-retry-delays: expected a comma-separated list of milliseconds, got '${delays}'`);
+    }
+    out.webhookRetryDelaysMs = parts.map(Number);
+  }
+  return out;
+}
