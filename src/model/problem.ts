@@ -38,6 +38,8 @@ export interface Problem {
   vMaxOrders: Int32Array;
   vStartLoc: Int32Array;
   vEndLoc: Int32Array;
+  /** Every vehicle starts at the same location and ends at the same location. */
+  singleDepot: boolean;
   /** Vehicles with identical parameters share a class; one empty route per class is enough. */
   vClass: Int32Array;
 
@@ -128,6 +130,7 @@ export function buildProblem(input: ProblemInput, matrix: Matrix = buildMatrix(i
     input,
     matrix,
     symmetric,
+    singleDepot: vStartLoc.every((x) => x === vStartLoc[0]) && vEndLoc.every((x) => x === vEndLoc[0]),
     dist: matrix.distance,
     dur: matrix.duration,
     nLoc,

@@ -26,6 +26,10 @@ export class LocalSearch {
   private lastTested: Float64Array;
   private modifiedAt: Float64Array;
   private seenVersion: Float64Array;
+  private order: number[] = [];
+  private inList: Float64Array;
+  private stamp = 0;
+  private lastPass = -1;
   private clock = 1;
   private cands: SearchRoute[] = [];
   moves = 0;
@@ -39,6 +43,7 @@ export class LocalSearch {
     this.lastTested = new Float64Array(sol.p.nOrders).fill(-1);
     this.modifiedAt = new Float64Array(sol.routes.length);
     this.seenVersion = new Float64Array(sol.routes.length).fill(-1);
+    this.inList = new Float64Array(sol.p.nOrders);
   }
 
   /** Routes changed outside the local search (perturbation, restore) count as modified. */
@@ -64,17 +69,38 @@ export class LocalSearch {
   /** Runs to a local optimum; returns whether anything improved. */
   run(env: LocalSearchEnv): boolean {
     const sol = this.sol;
-    const n = sol.p.nOrders;
     const { k, list } = env.neighbours;
     const use = Math.min(k, env.use ?? k);
-    const order: number[] = [];
-    for (let o = 0; o < n; o++) order.push(o);
+    const order = this.order;
     this.noticeChanges();
     let any = false;
     let improved = true;
     let counter = 0;
     while (improved) {
       improved = false;
+      // Only orders on routes changed since the last pass, and their neighbours, can gain.
+      const since = this.lastPass;
+      this.lastPass = this.clock;
+      const stamp = ++this.stamp;
+      order.length = 0;
+      for (const r of sol.routes) {
+        if (this.modifiedAt[r.index] <= since) continue;
+        for (let i = 1; i <= r.size; i++) {
+          const x = r.ord[i];
+          if (this.inList[x] !== stamp) {
+            this.inList[x] = stamp;
+            order.push(x);
+          }
+          for (let t = 0; t < use; t++) {
+            const y = list[x * k + t];
+            if (this.inList[y] !== stamp) {
+              this.inList[y] = stamp;
+              order.push(y);
+            }
+          }
+        }
+      }
+      order.sort((a, b) => a - b);
       env.shuffle(order);
       for (const u of order) {
         if ((++counter & 31) === 0 && env.timeUp()) return any;
@@ -110,18 +136,21 @@ export class LocalSearch {
   private relocateToEmpty(u: number): boolean {
     const sol = this.sol;
     const r = sol.routes[sol.routeOf[u]];
-    if (r.size === 1 || !sol.hasEmptyRoute()) return false;
+    if (r.size === 1) return false;
     const i = sol.posOf[u];
     const probe = this.probe;
     const c = sol.costs;
-    if (c.perDuration === 0) {
-      // lower bound: the removal gain against the vehicle cost of a new route
-      const p = sol.p;
+    const p = sol.p;
+    if (c.perDuration === 0 && p.singleDepot) {
+      // lower bound: a new route costs at least its vehicle and the depot round trip
       const D = p.dist;
       const n = p.nLoc;
-      const gain = D[r.loc[i - 1] * n + r.loc[i]] + D[r.loc[i] * n + r.loc[i + 1]] - D[r.loc[i - 1] * n + r.loc[i + 1]];
-      if (c.perVehicle - c.perDistance * gain >= IMPROVES) return false;
+      const L = r.loc;
+      const gain = D[L[i - 1] * n + L[i]] + D[L[i] * n + L[i + 1]] - D[L[i - 1] * n + L[i + 1]];
+      const trip = D[L[0] * n + L[i]] + D[L[i] * n + L[r.size + 1]];
+      if (c.perVehicle + c.perDistance * (trip - gain) >= IMPROVES) return false;
     }
+    if (!sol.hasEmptyRoute()) return false;
     sol.candidateRoutes(this.cands);
     let best: SearchRoute | null = null;
     let bestDelta = IMPROVES;

@@ -17,6 +17,9 @@ export interface RuinParams {
   blinkRate: number;
 }
 
+/** With more candidate routes than this, recreate looks at the routes near the order first. */
+const NEAR_ROUTES_FROM = 24;
+
 export const defaultRuinParams: RuinParams = { avgRemoved: 10, maxString: 10, blinkRate: 0.01 };
 
 export interface Random {
@@ -32,6 +35,27 @@ export class RuinRecreate {
   private choice = newChoice();
   private tmp = newChoice();
   private key: Float64Array;
+  private near: SearchRoute[] = [];
+  private mark: Float64Array;
+  private stamp = 0;
+
+  private nearRoutes(o: number): void {
+    const sol = this.sol;
+    const { k, list } = this.neighbours;
+    this.stamp++;
+    this.near.length = 0;
+    for (const r of this.cands)
+      if (r.size === 0) {
+        this.near.push(r);
+        this.mark[r.index] = this.stamp;
+      }
+    for (let t = 0; t < k; t++) {
+      const ri = sol.routeOf[list[o * k + t]];
+      if (ri < 0 || this.mark[ri] === this.stamp) continue;
+      this.mark[ri] = this.stamp;
+      this.near.push(sol.routes[ri]);
+    }
+  }
 
   constructor(
     private readonly sol: SearchSolution,
@@ -40,6 +64,7 @@ export class RuinRecreate {
     private readonly params: RuinParams = defaultRuinParams,
   ) {
     this.key = new Float64Array(sol.p.nOrders);
+    this.mark = new Float64Array(sol.routes.length);
   }
 
   /** Removes strings of orders; returns the removed orders (also kept for `recreate`). */
@@ -102,9 +127,15 @@ export class RuinRecreate {
       orders.sort((a, b) => key[a] - key[b] || a - b);
     }
     const left: number[] = [];
+    const blink = () => rng.next();
     for (const o of orders) {
       sol.candidateRoutes(this.cands);
-      bestInsertion(sol, this.probe, o, this.cands, this.choice, this.tmp, this.params.blinkRate, () => rng.next());
+      if (this.cands.length > NEAR_ROUTES_FROM) {
+        // many routes: try those holding a neighbour of o (and the empty ones) first
+        this.nearRoutes(o);
+        bestInsertion(sol, this.probe, o, this.near, this.choice, this.tmp, this.params.blinkRate, blink);
+        if (this.choice.route === null) bestInsertion(sol, this.probe, o, this.cands, this.choice, this.tmp, this.params.blinkRate, blink);
+      } else bestInsertion(sol, this.probe, o, this.cands, this.choice, this.tmp, this.params.blinkRate, blink);
       if (this.choice.route === null) {
         left.push(o);
         continue;

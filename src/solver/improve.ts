@@ -73,11 +73,11 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
   let best = current.snapshot();
   const arcs = sol.p.nOrders + sol.usedVehicles();
   const avgArc = arcs > 0 ? sol.distance() / arcs : 1;
-  const t0 = (ctx.startTemperature ?? Number(process.env.T0 ?? 0.1)) * avgArc;
-  const t1 = (ctx.endTemperature ?? Number(process.env.T1 ?? 0.002)) * avgArc;
+  const t0 = (ctx.startTemperature ?? 0.1) * avgArc;
+  const t1 = (ctx.endTemperature ?? 0.01) * avgArc;
 
-  const lsWithin = ctx.lsWithin ?? Number(process.env.LSW ?? 1e9);
-  const lsEnvInner = { ...lsEnv, use: ctx.lsNeighbours ?? Number(process.env.LSK ?? 15) };
+  const lsWithin = ctx.lsWithin ?? Infinity;
+  const lsEnvInner = { ...lsEnv, use: ctx.lsNeighbours ?? 15 };
   while (!stop.done()) {
     stop.iterations++;
     const removed = rr.ruin(rng);
