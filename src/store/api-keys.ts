@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Db } from './db.js';
+import { prepare, type Db } from './db.js';
 import type { ApiKey, Scope } from './types.js';
 
 interface KeyRow {
@@ -40,8 +40,7 @@ export class ApiKeyRepository {
 
   create(input: { company_id: number; scopes: Scope[]; label?: string }, now: string): { record: ApiKey; key: string } {
     const key = `dpk_${randomBytes(32).toString('base64url')}`;
-    const info = this.db
-      .prepare(
+    const info = prepare(this.db, 
         'INSERT INTO api_keys (company_id, prefix, key_hash, scopes, label, created_at) VALUES (?, ?, ?, ?, ?, ?)',
       )
       .run(input.company_id, key.slice(0, PREFIX_LENGTH), hashKey(key), input.scopes.join(','), input.label ?? '', now);
@@ -49,7 +48,7 @@ export class ApiKeyRepository {
   }
 
   get(id: number): ApiKey | undefined {
-    const row = this.db.prepare('SELECT * FROM api_keys WHERE id = ?').get(id) as KeyRow | undefined;
+    const row = prepare(this.db, 'SELECT * FROM api_keys WHERE id = ?').get(id) as KeyRow | undefined;
     return row && toKey(row);
   }
 
@@ -57,8 +56,7 @@ export class ApiKeyRepository {
   authenticate(presented: string): ApiKey | undefined {
     if (presented.length < PREFIX_LENGTH || presented.length > 256) return undefined;
     const hash = hashKey(presented);
-    const rows = this.db
-      .prepare('SELECT * FROM api_keys WHERE prefix = ?')
+    const rows = prepare(this.db, 'SELECT * FROM api_keys WHERE prefix = ?')
       .all(presented.slice(0, PREFIX_LENGTH)) as KeyRow[];
     let found: KeyRow | undefined;
     for (const row of rows) {
@@ -69,7 +67,7 @@ export class ApiKeyRepository {
   }
 
   revoke(id: number, now: string): ApiKey | undefined {
-    this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, id);
+    prepare(this.db, 'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, id);
     return this.get(id);
   }
 }

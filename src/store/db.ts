@@ -50,3 +50,14 @@ export function migrate(db: Db, list: Migration[]): number[] {
   for (const m of sorted) if (run.immediate(m)) applied.push(m.version);
   return applied;
 }
+
+const statementCache = new WeakMap<Db, Map<string, Database.Statement>>();
+
+/** A prepared statement, compiled once per connection and SQL text, then reused. */
+export function prepare(db: Db, sql: string): Database.Statement {
+  let cache = statementCache.get(db);
+  if (!cache) statementCache.set(db, (cache = new Map()));
+  let stmt = cache.get(sql);
+  if (!stmt) cache.set(sql, (stmt = db.prepare(sql)));
+  return stmt;
+}

@@ -1,25 +1,24 @@
-import type { Db } from './db.js';
+import { prepare, type Db } from './db.js';
 import type { Vehicle, Warehouse } from './types.js';
 
 export class WarehouseRepository {
   constructor(private readonly db: Db) {}
 
   create(input: Omit<Warehouse, 'id' | 'created_at'>, now: string): Warehouse {
-    const info = this.db
-      .prepare('INSERT INTO warehouses (company_id, name, address, lat, lon, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+    const info = prepare(this.db, 'INSERT INTO warehouses (company_id, name, address, lat, lon, created_at) VALUES (?, ?, ?, ?, ?, ?)')
       .run(input.company_id, input.name, input.address, input.lat, input.lon, now);
     return this.get(input.company_id, Number(info.lastInsertRowid))!;
   }
 
   /** The warehouse if it belongs to the company. */
   get(companyId: number, id: number): Warehouse | undefined {
-    return this.db.prepare('SELECT * FROM warehouses WHERE company_id = ? AND id = ?').get(companyId, id) as
+    return prepare(this.db, 'SELECT * FROM warehouses WHERE company_id = ? AND id = ?').get(companyId, id) as
       | Warehouse
       | undefined;
   }
 
   list(companyId: number): Warehouse[] {
-    return this.db.prepare('SELECT * FROM warehouses WHERE company_id = ? ORDER BY id').all(companyId) as Warehouse[];
+    return prepare(this.db, 'SELECT * FROM warehouses WHERE company_id = ? ORDER BY id').all(companyId) as Warehouse[];
   }
 }
 
@@ -36,8 +35,7 @@ export class VehicleRepository {
   constructor(private readonly db: Db) {}
 
   create(input: Omit<Vehicle, 'id' | 'created_at'>, now: string): Vehicle {
-    const info = this.db
-      .prepare(
+    const info = prepare(this.db, 
         `INSERT INTO vehicles (company_id, warehouse_id, name, capacity_kg, capacity_m3, shift_start, shift_end,
            max_distance_km, max_duration_min, max_orders, features, active, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -62,7 +60,7 @@ export class VehicleRepository {
 
   /** The vehicle if it belongs to the company (active or not). */
   get(companyId: number, id: number): Vehicle | undefined {
-    const row = this.db.prepare('SELECT * FROM vehicles WHERE company_id = ? AND id = ?').get(companyId, id) as
+    const row = prepare(this.db, 'SELECT * FROM vehicles WHERE company_id = ? AND id = ?').get(companyId, id) as
       | VehicleRow
       | undefined;
     return row && toVehicle(row);
@@ -73,7 +71,7 @@ export class VehicleRepository {
     const sql = options.includeInactive
       ? 'SELECT * FROM vehicles WHERE company_id = ? ORDER BY id'
       : 'SELECT * FROM vehicles WHERE company_id = ? AND active = 1 ORDER BY id';
-    return (this.db.prepare(sql).all(companyId) as VehicleRow[]).map(toVehicle);
+    return (prepare(this.db, sql).all(companyId) as VehicleRow[]).map(toVehicle);
   }
 
   /** The subset of ids that exist, belong to the company and are active. */
@@ -84,7 +82,7 @@ export class VehicleRepository {
   }
 
   setActive(companyId: number, id: number, active: boolean): Vehicle | undefined {
-    this.db.prepare('UPDATE vehicles SET active = ? WHERE company_id = ? AND id = ?').run(active ? 1 : 0, companyId, id);
+    prepare(this.db, 'UPDATE vehicles SET active = ? WHERE company_id = ? AND id = ?').run(active ? 1 : 0, companyId, id);
     return this.get(companyId, id);
   }
 }

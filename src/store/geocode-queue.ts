@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import { prepare, type Db } from './db.js';
 import type { GeocodeTask } from './types.js';
 
 /**
@@ -11,48 +11,45 @@ export class GeocodeQueueRepository {
 
   /** Queues the order's address, replacing any earlier pending task of the order. */
   enqueue(orderId: number, address: string, now: string): void {
-    this.db.prepare('DELETE FROM geocode_queue WHERE order_id = ?').run(orderId);
-    this.db
-      .prepare('INSERT INTO geocode_queue (order_id, address, next_attempt_at, created_at) VALUES (?, ?, ?, ?)')
+    prepare(this.db, 'DELETE FROM geocode_queue WHERE order_id = ?').run(orderId);
+    prepare(this.db, 'INSERT INTO geocode_queue (order_id, address, next_attempt_at, created_at) VALUES (?, ?, ?, ?)')
       .run(orderId, address, now, now);
   }
 
   cancelForOrder(orderId: number): void {
-    this.db.prepare('DELETE FROM geocode_queue WHERE order_id = ?').run(orderId);
+    prepare(this.db, 'DELETE FROM geocode_queue WHERE order_id = ?').run(orderId);
   }
 
   /** Tasks due at `now`, oldest first. */
   due(now: string, limit: number): GeocodeTask[] {
-    return this.db
-      .prepare('SELECT * FROM geocode_queue WHERE next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?')
+    return prepare(this.db, 'SELECT * FROM geocode_queue WHERE next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?')
       .all(now, limit) as GeocodeTask[];
   }
 
   /** When the next task becomes due, or undefined when the queue is empty. */
   nextDueAt(): string | undefined {
-    const row = this.db.prepare('SELECT MIN(next_attempt_at) AS t FROM geocode_queue').get() as { t: string | null };
+    const row = prepare(this.db, 'SELECT MIN(next_attempt_at) AS t FROM geocode_queue').get() as { t: string | null };
     return row.t ?? undefined;
   }
 
   get(id: number): GeocodeTask | undefined {
-    return this.db.prepare('SELECT * FROM geocode_queue WHERE id = ?').get(id) as GeocodeTask | undefined;
+    return prepare(this.db, 'SELECT * FROM geocode_queue WHERE id = ?').get(id) as GeocodeTask | undefined;
   }
 
   remove(id: number): void {
-    this.db.prepare('DELETE FROM geocode_queue WHERE id = ?').run(id);
+    prepare(this.db, 'DELETE FROM geocode_queue WHERE id = ?').run(id);
   }
 
   retryLater(id: number, nextAttemptAt: string, error: string): void {
-    this.db
-      .prepare('UPDATE geocode_queue SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ?')
+    prepare(this.db, 'UPDATE geocode_queue SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ?')
       .run(nextAttemptAt, error.slice(0, 500), id);
   }
 
   pending(): GeocodeTask[] {
-    return this.db.prepare('SELECT * FROM geocode_queue ORDER BY id').all() as GeocodeTask[];
+    return prepare(this.db, 'SELECT * FROM geocode_queue ORDER BY id').all() as GeocodeTask[];
   }
 
   count(): number {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM geocode_queue').get() as { n: number }).n;
+    return (prepare(this.db, 'SELECT COUNT(*) AS n FROM geocode_queue').get() as { n: number }).n;
   }
 }

@@ -131,4 +131,32 @@ export const migrations: Migration[] = [
   planningMigration,
   // 3: dispatch side of routes (src/store/routes.ts)
   dispatchMigration,
+  // 101 and up: the service's own later migrations (a separate range, so parallel work never collides)
+  {
+    version: 101,
+    name: 'order counts per company and status, kept by triggers (O(1) count for the order list)',
+    sql: `
+      CREATE TABLE order_counts (
+        company_id INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        n INTEGER NOT NULL,
+        PRIMARY KEY (company_id, status)
+      ) WITHOUT ROWID;
+      INSERT INTO order_counts (company_id, status, n)
+        SELECT company_id, status, COUNT(*) FROM orders GROUP BY company_id, status;
+      CREATE TRIGGER order_counts_insert AFTER INSERT ON orders BEGIN
+        INSERT INTO order_counts (company_id, status, n) VALUES (NEW.company_id, NEW.status, 1)
+          ON CONFLICT (company_id, status) DO UPDATE SET n = n + 1;
+      END;
+      CREATE TRIGGER order_counts_update AFTER UPDATE OF status, company_id ON orders
+        WHEN OLD.status IS NOT NEW.status OR OLD.company_id IS NOT NEW.company_id BEGIN
+        UPDATE order_counts SET n = n - 1 WHERE company_id = OLD.company_id AND status = OLD.status;
+        INSERT INTO order_counts (company_id, status, n) VALUES (NEW.company_id, NEW.status, 1)
+          ON CONFLICT (company_id, status) DO UPDATE SET n = n + 1;
+      END;
+      CREATE TRIGGER order_counts_delete AFTER DELETE ON orders BEGIN
+        UPDATE order_counts SET n = n - 1 WHERE company_id = OLD.company_id AND status = OLD.status;
+      END;
+    `,
+  },
 ];

@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import { prepare, type Db } from './db.js';
 import type { Order, OrderFields, OrderStatus, OrderStatusEntry } from './types.js';
 
 export interface OrderListQuery {
@@ -76,7 +76,7 @@ export class OrderRepository {
 
   /** For each external id, every order of the company carrying it (oldest first). */
   findByExternalIds(companyId: number, externalIds: string[]): Map<string, Order[]> {
-    const stmt = this.db.prepare('SELECT * FROM orders WHERE company_id = ? AND external_id = ? ORDER BY id');
+    const stmt = prepare(this.db, 'SELECT * FROM orders WHERE company_id = ? AND external_id = ? ORDER BY id');
     const out = new Map<string, Order[]>();
     for (const ext of externalIds) out.set(ext, stmt.all(companyId, ext) as Order[]);
     return out;
@@ -95,9 +95,17 @@ export class OrderRepository {
       args.push(query.external_id);
     }
     const clause = where.join(' AND ');
-    const count = (this.db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE ${clause}`).get(...args) as { n: number }).n;
-    const rows = this.db
-      .prepare(`SELECT * FROM orders WHERE ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`)
+    // Without an external_id filter the count comes from order_counts (kept by triggers, so
+    // writes through any connection count): O(1) instead of a scan of the company's orders.
+    const count =
+      query.external_id !== undefined
+        ? (prepare(this.db, `SELECT COUNT(*) AS n FROM orders WHERE ${clause}`).get(...args) as { n: number }).n
+        : query.status !== undefined
+          ? ((prepare(this.db, 'SELECT n FROM order_counts WHERE company_id = ? AND status = ?').get(companyId, query.status) as
+              | { n: number }
+              | undefined)?.n ?? 0)
+          : (prepare(this.db, 'SELECT COALESCE(SUM(n), 0) AS n FROM order_counts WHERE company_id = ?').get(companyId) as { n: number }).n;
+    const rows = prepare(this.db, `SELECT * FROM orders WHERE ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`)
       .all(...args, query.limit, query.offset) as Order[];
     return { count, rows };
   }
@@ -107,8 +115,7 @@ export class OrderRepository {
     const columns = FIELD_COLUMNS.filter((c) => c in changes);
     if (columns.length > 0) {
       const sets = columns.map((c) => `${c} = @${c}`).join(', ');
-      this.db
-        .prepare(`UPDATE orders SET ${sets}, updated_at = @now WHERE company_id = @company_id AND id = @id`)
+      prepare(this.db, `UPDATE orders SET ${sets}, updated_at = @now WHERE company_id = @company_id AND id = @id`)
         .run({ ...changes, now, company_id: companyId, id });
     }
     return this.get(companyId, id);
@@ -139,8 +146,7 @@ export class OrderRepository {
    * geocoded (internal: not company-scoped; the queue holds only ids the service put there).
    */
   applyGeocode(orderId: number, address: string, lat_e6: number, lon_e6: number, now: string): boolean {
-    const info = this.db
-      .prepare(
+    const info = prepare(this.db, 
         `UPDATE orders SET lat_e6 = ?, lon_e6 = ?, updated_at = ? WHERE id = ? AND status = 'new' AND address = ?`,
       )
       .run(lat_e6, lon_e6, now, orderId, address);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from './db.js';
+import { prepare, type Db } from './db.js';
 import type { WebhookEvent, WebhookSubscription } from './types.js';
 
 interface Row extends Omit<WebhookSubscription, 'events' | 'active'> {
@@ -17,22 +17,20 @@ export class WebhookRepository {
 
   create(input: { company_id: number; url: string; events: WebhookEvent[] }, now: string): WebhookSubscription {
     const secret = randomBytes(32).toString('hex');
-    const info = this.db
-      .prepare('INSERT INTO webhook_subscriptions (company_id, url, events, secret, created_at) VALUES (?, ?, ?, ?, ?)')
+    const info = prepare(this.db, 'INSERT INTO webhook_subscriptions (company_id, url, events, secret, created_at) VALUES (?, ?, ?, ?, ?)')
       .run(input.company_id, input.url, input.events.join(','), secret, now);
     return this.get(Number(info.lastInsertRowid))!;
   }
 
   get(id: number): WebhookSubscription | undefined {
-    const row = this.db.prepare('SELECT * FROM webhook_subscriptions WHERE id = ?').get(id) as Row | undefined;
+    const row = prepare(this.db, 'SELECT * FROM webhook_subscriptions WHERE id = ?').get(id) as Row | undefined;
     return row && toSubscription(row);
   }
 
   /** Active subscriptions of the company that listen to the event. */
   forEvent(companyId: number, event: WebhookEvent): WebhookSubscription[] {
     return (
-      this.db
-        .prepare('SELECT * FROM webhook_subscriptions WHERE company_id = ? AND active = 1 ORDER BY id')
+      prepare(this.db, 'SELECT * FROM webhook_subscriptions WHERE company_id = ? AND active = 1 ORDER BY id')
         .all(companyId) as Row[]
     )
       .map(toSubscription)

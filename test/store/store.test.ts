@@ -148,3 +148,26 @@ describe('SQLite store', () => {
     store.close();
   });
 });
+
+describe('order counts (migration 101)', () => {
+  it('stay equal to COUNT(*) through inserts, status changes from any connection, and deletes', () => {
+    const store = Store.open(path);
+    const c = store.companies.create({ name: 'A', timezone: 'UTC' }, NOW);
+    const d = store.companies.create({ name: 'B', timezone: 'UTC' }, NOW);
+    const ids = Array.from({ length: 7 }, (_, i) => store.orders.insert(i < 5 ? c.id : d.id, null, fields(), NOW).id);
+    store.orders.transition(c.id, ids[0]!, ['new'], 'archived', NOW);
+    store.db.prepare("UPDATE orders SET status = 'in_route' WHERE id = ?").run(ids[1]);
+    store.db.prepare("UPDATE orders SET name = 'x' WHERE id = ?").run(ids[2]);
+    store.db.prepare('DELETE FROM order_status_history WHERE order_id = ?').run(ids[3]);
+    store.db.prepare('DELETE FROM orders WHERE id = ?').run(ids[3]);
+    for (const company of [c.id, d.id]) {
+      for (const status of [undefined, 'new', 'archived', 'in_route', 'confirmed'] as const) {
+        const real = store.db
+          .prepare(`SELECT COUNT(*) AS n FROM orders WHERE company_id = ?${status ? ' AND status = ?' : ''}`)
+          .get(...(status ? [company, status] : [company])) as { n: number };
+        expect(store.orders.list(company, { status, limit: 1, offset: 0 }).count, `${company} ${status}`).toBe(real.n);
+      }
+    }
+    store.close();
+  });
+});
