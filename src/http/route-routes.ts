@@ -143,7 +143,10 @@ export function registerRouteRoutes(app: FastifyInstance, store: Store): void {
     const route = store.routes.get(company.id, idParam(request));
     if (!route) throw notFound();
     const { total, completed } = store.routes.progress(route.id);
-    const position = route.assigned_vehicle_id === null ? undefined : store.routes.lastPosition(company.id, route.assigned_vehicle_id);
+    const position =
+      route.assigned_vehicle_id === null
+        ? undefined
+        : store.routes.lastPosition(company.id, route.assigned_vehicle_id, route.vehicle_assigned_at ?? '');
     return {
       route_id: route.id,
       status: route.status,

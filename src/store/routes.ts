@@ -209,10 +209,17 @@ export class RouteRepository {
     return ids.map((id) => get.get(id) as PositionRow);
   }
 
-  /** The vehicle's latest position (by its own timestamp, then arrival order). */
-  lastPosition(companyId: number, vehicleId: number): PositionRow | undefined {
+  /**
+   * The vehicle's latest position (by its own timestamp, then arrival order) among those the
+   * server received at or after `since` (the route's assignment: a position sent before the
+   * vehicle was on the route belongs to another trip).
+   */
+  lastPosition(companyId: number, vehicleId: number, since = ''): PositionRow | undefined {
     return this.db
-      .prepare('SELECT * FROM vehicle_positions WHERE company_id = ? AND vehicle_id = ? ORDER BY timestamp DESC, id DESC LIMIT 1')
-      .get(companyId, vehicleId) as PositionRow | undefined;
+      .prepare(
+        `SELECT * FROM vehicle_positions WHERE company_id = ? AND vehicle_id = ? AND received_at >= ?
+         ORDER BY timestamp DESC, id DESC LIMIT 1`,
+      )
+      .get(companyId, vehicleId, since) as PositionRow | undefined;
   }
 }
