@@ -1,0 +1,93 @@
+/**
+ * Webhook delivery of both events from both sources, in-process: subscriptions as the admin CLI
+ * makes them (store.webhooks), the real dispatcher and outbox, a real local receiver.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { verifySignature } from '../../src/webhooks/signature.js';
+import { INTERNAL, makeWorld, PUBLIC, type World } from '../e2e/world.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+
+describe('webhooks from the service', () => {
+  let w: World | undefined;
+  let receiver: WebhookReceiver | undefined;
+  afterEach(async () => {
+    await w?.close();
+    await receiver?.close();
+    w = undefined;
+    receiver = undefined;
+  });
+
+  const bodies = (r: WebhookReceiver) => r.received.map((x) => JSON.parse(x.body) as { id: string; event: string; created_at: string; data: Record<string, unknown> });
+
+  it('delivers planning_job.finished (the 2.2 job) and order.status_changed for in_route, archived and dispatch outcomes, signed', async () => {
+    receiver = await startWebhookReceiver();
+    w = await makeWorld();
+    const sub = w.store.webhooks.create({ company_id: w.company.id, url: receiver.url, events: ['planning_job.finished', 'order.status_changed'] }, new Date().toISOString());
+    // another company's subscription hears nothing of ours
+    const theirs = await startWebhookReceiver();
+    w.store.webhooks.create({ company_id: w.other.id, url: theirs.url, events: ['planning_job.finished', 'order.status_changed'] }, new Date().toISOString());
+
+    const ids = await w.addOrders(w.someOrders(3));
+    const cancelled = await w.inject('POST', `${PUBLIC}/orders/${ids[2]}/cancel/`);
+    expect(cancelled.statusCode).toBe(200);
+    const job = await w.plan({ order_ids: [ids[0]!, ids[1]!] });
+    expect(job.status).toBe('done');
+    await receiver.waitFor(4);
+    const route = (await w.inject('GET', `${PUBLIC}/routes/${(job.result as { route_ids: number[] }).route_ids[0]}/`)).json();
+    const stop = route.stops.find((s: { order_id: number | null }) => s.order_id === ids[0]);
+    await w.inject('POST', `${INTERNAL}/stops/${stop.id}/status`, { status: 'confirmed', at: '2026-12-01T10:00:00Z' });
+    await receiver.waitFor(5);
+    await w.runtime.dispatcher.settled();
+
+    const got = bodies(receiver);
+    const byEvent = (name: string) => got.filter((b) => b.event === name);
+    const finished = byEvent('planning_job.finished');
+    expect(finished).toHaveLength(1);
+    expect(finished[0]!.data).toEqual(JSON.parse((await w.inject('GET', `${PUBLIC}/planning/jobs/${job.job_id}/`)).body));
+    const changes = byEvent('order.status_changed').map((b) => b.data);
+    expect(changes).toEqual(
+      expect.arrayContaining([
+        { order_id: ids[2], external_id: 'DOC-3', status: 'archived', previous_status: 'new', at: expect.any(String) },
+        { order_id: ids[0], external_id: 'DOC-1', status: 'in_route', previous_status: 'new', at: expect.any(String) },
+        { order_id: ids[1], external_id: 'DOC-2', status: 'in_route', previous_status: 'new', at: expect.any(String) },
+        { order_id: ids[0], external_id: 'DOC-1', status: 'confirmed', previous_status: 'in_route', at: '2026-12-01T10:00:00.000Z' },
+      ]),
+    );
+    expect(changes).toHaveLength(4);
+
+    for (const r of receiver.received) {
+      const body = JSON.parse(r.body);
+      expect(r.headers['x-planner-delivery-id']).toBe(body.id);
+      expect(r.headers['x-planner-event']).toBe(body.event);
+      expect(verifySignature(sub.secret, String(r.headers['x-planner-signature']), r.body, Math.floor(Date.now() / 1000))).toBe(true);
+      expect(body.created_at).toMatch(/Z$/);
+    }
+    expect(new Set(got.map((b) => b.id)).size).toBe(got.length);
+    expect(theirs.received).toEqual([]);
+    await theirs.close();
+  });
+
+  it('a subscription to one event gets only that event', async () => {
+    receiver = await startWebhookReceiver();
+    w = await makeWorld();
+    w.store.webhooks.create({ company_id: w.company.id, url: receiver.url, events: ['planning_job.finished'] }, new Date().toISOString());
+    const ids = await w.addOrders(w.someOrders(2));
+    await w.plan({ order_ids: ids });
+    await receiver.waitFor(1);
+    await w.runtime.dispatcher.settled();
+    expect(bodies(receiver).map((b) => b.event)).toEqual(['planning_job.finished']);
+  });
+
+  it('a failed job is announced too, with status failed and its error', async () => {
+    receiver = await startWebhookReceiver();
+    w = await makeWorld();
+    w.store.webhooks.create({ company_id: w.company.id, url: receiver.url, events: ['planning_job.finished'] }, new Date().toISOString());
+    const ids = await w.addOrders(w.someOrders(1));
+    await w.plan({ order_ids: ids });
+    const failed = await w.plan({ order_ids: ids });
+    expect(failed.status).toBe('failed');
+    await receiver.waitFor(2);
+    const last = bodies(receiver).find((b) => b.data.job_id === failed.job_id)!;
+    expect(last.data).toMatchObject({ status: 'failed', result: {}, error: failed.error });
+  });
+});
