@@ -1,7 +1,8 @@
 /**
  * Solver benchmark on the Solomon / Gehring-Homberger sets (DIMACS trunc1 convention).
  *
- *   npm run bench -- --set solomon --time-limit 1 [--seed N] [--iterations N] [--only R1] [--write]
+ *   npm run bench -- --set solomon --time-limit 1 [--threads N] [--seed N] [--iterations N] [--only R1]
+ *                    [--objective vehicles] [--write]
  *   sets: solomon, homberger200, homberger400, homberger1000
  *
  * Every solution goes through the independent checker (test/helpers/checker.ts). Prints a table
@@ -14,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { cpus } from 'node:os';
 import { parseSolomon } from '../src/io/solomon.js';
 import { solve } from '../src/solver/solve.js';
+import { solveParallel } from '../src/solver/parallel.js';
 import type { Objective } from '../src/model/input.js';
 import { checkSolution } from '../test/helpers/checker.js';
 
@@ -95,8 +97,8 @@ async function main(): Promise<void> {
     const problem = parseSolomon(readFileSync(path, 'utf8'), { file: path, rounding: 'trunc1' });
     const name = basename(f, '.txt').toUpperCase();
     const t = performance.now();
-    const result = solve(problem, { timeLimit: iterations === undefined ? timeLimit : undefined, iterations, seed, objective });
-    await Promise.resolve();
+    const options = { timeLimit: iterations === undefined ? timeLimit : undefined, iterations, seed, objective };
+    const result = threads !== undefined && threads > 1 ? await solveParallel(problem, { ...options, threads }) : solve(problem, options);
     const ms = performance.now() - t;
     const errs = checkSolution(problem, result);
     const ref = bks.get(name);

@@ -34,3 +34,11 @@ export { SolverPool, PoolTaskError, defaultWorkerFile, type SolverPoolOptions, t
 export type { SolveTask } from './pool/messages.js';
 export { solve } from './solver/solve.js';
 export { problemSchema, parseProblem, ProblemValidationError } from './schema/problem.js';
+export { solveParallel } from './solver/parallel.js';
+// the service: HTTP app (no listening), SQLite store, order service and events, geocoding
+export { buildApp, API_PREFIX, type AppOptions, type AppServices } from './http/app.js';
+export { Store } from './store/store.js';
+export { openDatabase, migrate, type Db } from './store/db.js';
+export { ServiceEvents, type OrderStatusChanged } from './service/events.js';
+export { OrderService } from './service/orders.js';
+export { AddressBook, TableGeocoder, NominatimGeocoder, GeocodeWorker, GeocodeError, type Geocoder } from './geocode/index.js';

@@ -1,6 +1,6 @@
 /**
  * `delivery-planner solve FILE [--format solomon|json] [--rounding none|trunc1] [--time-limit S]
- *  [--seed N] [--iterations N] [--objective distance|duration|vehicles] [--out FILE]`
+ *  [--seed N] [--iterations N] [--objective distance|duration|vehicles] [--threads N] [--out FILE]`
  *
  * Prints `{"routes":[{"vehicle","stops":[ids]}],"distance","vehicles","unassigned":[{"id","reason"}],
  * "elapsed_ms"}`. For Solomon files the ids are the file's customer numbers and the depot is not
@@ -11,10 +11,11 @@ import { UsageError } from './usage-error.js';
 import { parseSolomon } from '../io/solomon.js';
 import { parseProblem } from '../schema/problem.js';
 import { solve } from '../solver/solve.js';
+import { solveParallel } from '../solver/parallel.js';
 import type { Objective, ProblemInput } from '../model/input.js';
 
 const USAGE =
-  'usage: delivery-planner solve FILE [--format solomon|json] [--rounding none|trunc1] [--time-limit S] [--seed N] [--iterations N] [--objective distance|duration|vehicles] [--out FILE]';
+  'usage: delivery-planner solve FILE [--format solomon|json] [--rounding none|trunc1] [--time-limit S] [--seed N] [--iterations N] [--objective distance|duration|vehicles] [--threads N] [--out FILE]';
 
 interface Args {
   file: string;
@@ -24,11 +25,12 @@ interface Args {
   seed: number;
   iterations?: number;
   objective: Objective;
+  threads: number;
   out?: string;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Partial<Args> & { rounding: 'none' | 'trunc1'; seed: number; objective: Objective } = { rounding: 'none', seed: 1, objective: 'distance' };
+  const a: Partial<Args> & { rounding: 'none' | 'trunc1'; seed: number; objective: Objective } = { rounding: 'none', seed: 1, objective: 'distance', threads: 1 };
   for (let i = 0; i < argv.length; i++) {
     const x = argv[i];
     const value = () => {
@@ -69,6 +71,10 @@ function parseArgs(argv: string[]): Args {
         a.objective = v;
         break;
       }
+      case '--threads':
+        a.threads = num('--threads', value(), true);
+        if (a.threads < 1) throw new UsageError('--threads must be at least 1');
+        break;
       case '--out':
         a.out = value();
         break;
@@ -112,7 +118,8 @@ export async function main(argv: string[]): Promise<number> {
     problem = parseSolomon(text, { file: args.file, rounding: args.rounding });
   }
   const timeLimit = args.timeLimit ?? (args.iterations === undefined ? 1 : undefined);
-  const result = solve(problem, { timeLimit, seed: args.seed, iterations: args.iterations, objective: args.objective }, {});
+  const options = { timeLimit, seed: args.seed, iterations: args.iterations, objective: args.objective, validate: false };
+  const result = args.threads > 1 ? await solveParallel(problem, { ...options, threads: args.threads }) : solve(problem, options);
   const round = (x: number) => Math.round(x * 1e6) / 1e6;
   const out = {
     routes: result.routes.map((r) => ({ vehicle: r.vehicleId, stops: r.stops.map((s) => s.orderId), distance: round(r.distance), duration: round(r.duration) })),

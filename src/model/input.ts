@@ -92,6 +92,15 @@ export interface SolveOptions {
   objective?: Objective;
   /** Validate the problem with the zod schema first (default true); skip only for trusted input. */
   validate?: boolean;
+  /**
+   * Worker threads for `solveParallel` (CLI `--threads`): N searches with different seeds that
+   * share their best solution between epochs. `solve` itself always runs on the calling thread.
+   */
+  threads?: number;
+  /** A warm start: routes by vehicle id. Infeasible routes are dropped and their orders reinserted. */
+  initialRoutes?: Array<{ vehicleId: string; orderIds: string[] }>;
+  /** Which share [from, to] of an overall search this call is (drives the cooling schedule). */
+  schedule?: { from: number; to: number };
 }
 
 export type UnassignedReason =

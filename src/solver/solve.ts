@@ -31,13 +31,42 @@ export function solve(input: ProblemInput, options: SolveOptions = {}, env: Solv
   return solveProblem(p, options, stop);
 }
 
+const neighbourCache = new WeakMap<Problem, { k: number; list: Int32Array }>();
+
+/** Puts the warm-start routes in; returns the orders they leave out (or drop as infeasible). */
+function warmStart(p: Problem, sol: SearchSolution, routes: NonNullable<SolveOptions['initialRoutes']>): number[] {
+  const orderIndex = new Map(p.orderIds.map((id, i) => [id, i]));
+  const vehicleIndex = new Map(p.vehicleIds.map((id, i) => [id, i]));
+  const placed = new Uint8Array(p.nOrders);
+  for (const r of routes) {
+    const v = vehicleIndex.get(r.vehicleId);
+    if (v === undefined || sol.routes[v].size > 0) continue;
+    const orders: number[] = [];
+    for (const id of r.orderIds) {
+      const o = orderIndex.get(id);
+      if (o !== undefined && placed[o] === 0) orders.push(o);
+    }
+    const route = sol.routes[v];
+    sol.setRoute(route, orders);
+    let compatible = true;
+    for (const o of orders) if (!sol.compatible(o, route)) compatible = false;
+    if (!compatible || !route.feasible()) sol.setRoute(route, []);
+    else for (const o of orders) placed[o] = 1;
+  }
+  const left: number[] = [];
+  for (let o = 0; o < p.nOrders; o++) if (placed[o] === 0) left.push(o);
+  return left;
+}
+
 export function solveProblem(p: Problem, options: SolveOptions, stop: Stop): SolveResult {
   const costs = costModel(p, options.objective ?? 'distance');
   const rng = new Rng(options.seed ?? 1);
   const sol = new SearchSolution(p, costs);
   const probe = new RouteProbe(p, costs);
-  const neighbours = buildNeighbours(p);
-  const left = savingsConstruct(sol, neighbours);
+  if (options.schedule) stop.window = { from: options.schedule.from, to: options.schedule.to };
+  let neighbours = neighbourCache.get(p);
+  if (neighbours === undefined) neighbourCache.set(p, (neighbours = buildNeighbours(p)));
+  const left = options.initialRoutes ? warmStart(p, sol, options.initialRoutes) : savingsConstruct(sol, neighbours);
   regretInsert(sol, left, probe);
   improve(sol, { neighbours, rng, stop, objective: options.objective ?? 'distance' });
   // Anything still out gets one last chance, then a reason.

@@ -31,10 +31,14 @@ export class Stop {
     return this.clock() - this.startedAt;
   }
 
-  /** Fraction of the budget used, in [0, 1] (for annealing schedules). */
+  /** Which share of an overall search this run covers (parallel epochs); default all of it. */
+  window: { from: number; to: number } = { from: 0, to: 1 };
+
+  /** Fraction of the overall budget used, in [0, 1] (for annealing schedules). */
   progress(): number {
     const byIt = this.maxIterations !== undefined ? this.iterations / this.maxIterations : 0;
     const byTime = this.deadline !== Infinity ? (this.clock() - this.startedAt) / (this.deadline - this.startedAt) : 0;
-    return Math.min(1, Math.max(byIt, byTime));
+    const local = Math.min(1, Math.max(byIt, byTime));
+    return this.window.from + (this.window.to - this.window.from) * local;
   }
 }

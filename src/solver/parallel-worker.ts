@@ -1,0 +1,28 @@
+/**
+ * The worker-thread entry of `solveParallel`: one exported function running one epoch of search.
+ * The built model (matrices, neighbours) is kept between epochs of the same solve (by key), so
+ * later epochs start searching at once.
+ */
+import type { ProblemInput, SolveOptions, SolveResult } from '../model/input.js';
+import { buildProblem, type Problem } from '../model/problem.js';
+import { solveProblem } from './solve.js';
+import { Stop } from './stop.js';
+
+export interface EpochTask {
+  key: string;
+  problem: ProblemInput;
+  options: SolveOptions;
+  /** Absolute deadline (Date.now() milliseconds): worker start-up time counts against it too. */
+  deadline?: number;
+}
+
+let cached: { key: string; problem: Problem } | null = null;
+
+export default function runEpoch(task: EpochTask): SolveResult {
+  const now = () => globalThis.performance.now();
+  let limitMs = task.options.timeLimit === undefined ? undefined : task.options.timeLimit * 1000;
+  if (task.deadline !== undefined) limitMs = Math.max(1, Math.min(limitMs ?? Infinity, task.deadline - Date.now()));
+  const stop = new Stop(now, limitMs, task.options.iterations);
+  if (cached === null || cached.key !== task.key) cached = { key: task.key, problem: buildProblem(task.problem) };
+  return solveProblem(cached.problem, task.options, stop);
+}

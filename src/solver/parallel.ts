@@ -1,0 +1,94 @@
+/**
+ * `solveParallel(problem, { threads: N, ... })`: N searches on Piscina worker threads, with seeds
+ * derived from the given one, in epochs: after each epoch every thread restarts from the best
+ * solution found so far, with the cooling schedule continuing where the epoch ended. The main
+ * thread only waits. Each worker stops itself at its epoch deadline, so the overall time limit
+ * holds and an abort never loses the answer. With an iteration budget instead of a time limit the
+ * same seed and thread count give the same solution (ties between threads go to the lowest one).
+ *
+ * This file is the solver's one edge (threads, files); the search itself stays pure.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import type { ProblemInput, SolveOptions, SolveResult } from '../model/input.js';
+import { parseProblem } from '../schema/problem.js';
+import { solve } from './solve.js';
+import type { EpochTask } from './parallel-worker.js';
+
+function workerFile(): string {
+  // built: our own entry if bundled, else the package's worker (it calls solve with the same
+  // options); from source: the tsx loader
+  for (const name of ['./parallel-worker.js', './worker.js', './parallel-worker-source.mjs']) {
+    const path = fileURLToPath(new URL(name, import.meta.url));
+    if (existsSync(path)) return path;
+  }
+  throw new Error('solveParallel: no worker file found next to the solver');
+}
+
+/** Lower is better: fewer unassigned, then the objective. */
+function score(r: SolveResult, objective: SolveOptions['objective']): [number, number, number] {
+  if (objective === 'vehicles') return [r.unassigned.length, r.vehicles, r.distance];
+  if (objective === 'duration') return [r.unassigned.length, r.duration, r.distance];
+  return [r.unassigned.length, r.distance, 0];
+}
+
+function better(a: [number, number, number], b: [number, number, number]): boolean {
+  for (let i = 0; i < 3; i++) if (Math.abs(a[i] - b[i]) > 1e-9) return a[i] < b[i];
+  return false;
+}
+
+let solveCounter = 0;
+
+export async function solveParallel(input: ProblemInput, options: SolveOptions = {}): Promise<SolveResult> {
+  const threads = Math.max(1, Math.floor(options.threads ?? 1));
+  if (threads === 1) return solve(input, options);
+  const started = globalThis.performance.now();
+  const problem = options.validate === false ? input : parseProblem(input);
+  const iterations = options.iterations;
+  const timeLimit = iterations === undefined ? (options.timeLimit ?? 1) : options.timeLimit;
+  const epochs = iterations !== undefined ? Math.max(1, Math.min(10, Math.floor(iterations / 250))) : Math.max(1, Math.min(30, Math.round((timeLimit ?? 1) / 0.5)));
+  const deadline = timeLimit === undefined ? Infinity : started + timeLimit * 1000;
+  const seed = options.seed ?? 1;
+  const key = `${process.pid}-${++solveCounter}-${started}`;
+  const wallDeadline = timeLimit === undefined ? undefined : Date.now() + timeLimit * 1000;
+  const pool = new Piscina<EpochTask, SolveResult>({ filename: workerFile(), minThreads: threads, maxThreads: threads, idleTimeout: 1000 });
+  let best: SolveResult | null = null;
+  let bestScore: [number, number, number] = [Infinity, Infinity, Infinity];
+  let totalIterations = 0;
+  try {
+    for (let e = 0; e < epochs; e++) {
+      const left = deadline - globalThis.performance.now();
+      const epochEnd = wallDeadline === undefined ? undefined : wallDeadline - Math.max(0, left) + Math.max(0, left) / (epochs - e);
+      if (left <= 0 && best !== null) break;
+      const epochLimit = deadline === Infinity ? undefined : Math.max(0.001, left / (epochs - e) / 1000);
+      const initialRoutes = best?.routes.map((r) => ({ vehicleId: r.vehicleId, orderIds: r.stops.map((s) => s.orderId) }));
+      const tasks: Array<Promise<SolveResult>> = [];
+      for (let w = 0; w < threads; w++) {
+        const opts: SolveOptions = {
+          ...options,
+          threads: undefined,
+          validate: false,
+          seed: seed + 7919 * (e * threads + w) + w,
+          timeLimit: epochLimit,
+          iterations: iterations === undefined ? undefined : Math.max(1, Math.round(iterations / epochs)),
+          initialRoutes,
+          schedule: { from: e / epochs, to: (e + 1) / epochs },
+        };
+        tasks.push(pool.run({ key, problem, options: opts, deadline: epochEnd }));
+      }
+      const results = await Promise.all(tasks);
+      for (const r of results) {
+        totalIterations += r.stats.iterations;
+        const s = score(r, options.objective);
+        if (best === null || better(s, bestScore)) {
+          best = r;
+          bestScore = s;
+        }
+      }
+    }
+  } finally {
+    await pool.destroy();
+  }
+  return { ...best!, stats: { elapsedMs: globalThis.performance.now() - started, iterations: totalIterations } };
+}
