@@ -108,6 +108,24 @@ describe('serve (the real process on loopback)', () => {
     }
   });
 
+  it('two server processes on one database still make exactly one order per external_id', async () => {
+    const db = join(dir, 'two.db');
+    const a = await serve(['--db', db, '--demo', '--geocoder', 'none']);
+    const key = /demo API key \(every scope, shown once\): (dpk_\S+)/.exec(a.stdout.join('\n'))![1]!;
+    const b = await serve(['--db', db, '--geocoder', 'none']);
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => api(i % 2 === 0 ? a : b, key, 'POST', '/orders/', { address: `Main ${i}`, external_id: 'TWO' })),
+    );
+    expect(answers.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(15);
+    expect(new Set(answers.map((r) => r.body.id)).size).toBe(1);
+    expect((await api(b, key, 'GET', '/orders/?external_id=TWO')).body.count).toBe(1);
+    a.proc.kill('SIGTERM');
+    b.proc.kill('SIGTERM');
+    expect((await a.exited).code).toBe(0);
+    expect((await b.exited).code).toBe(0);
+  });
+
   it('SIGTERM stops at once even with a geocoding lookup hanging; the task stays queued', async () => {
     const db = join(dir, 'term.db');
     const nominatim = await startFakeNominatim(() => 'hang');
