@@ -85,13 +85,31 @@ export class GeocodeWorker {
 
   private async run(): Promise<void> {
     while (this.running) {
+      try {
+        await this.step();
+      } catch (err) {
+        // e.g. SQLITE_BUSY while another process holds the write lock: the tasks stay queued
+        this.options.log?.warn({ err: (err as Error).message }, 'geocoding queue step failed; retrying in 1 s');
+        await new Promise<void>((resolve) => {
+          this.wake = resolve;
+          this.timer = setTimeout(resolve, 1000);
+        });
+        this.wake = undefined;
+        clearTimeout(this.timer);
+        this.timer = undefined;
+      }
+    }
+  }
+
+  private async step(): Promise<void> {
+    {
       this.woken = false;
       const tasks = this.store.geocodeQueue.due(this.clock().toISOString(), this.batchSize);
       if (tasks.length === 0) {
-        if (this.woken) continue;
+        if (this.woken) return;
         this.releaseIdle();
         await this.sleepUntilDue();
-        continue;
+        return;
       }
       const outcomes: Outcome[] = [];
       let lastFlush = Date.now();

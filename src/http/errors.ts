@@ -38,6 +38,13 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     reply.code(error.statusCode).headers(error.headers).send(error.body);
     return;
   }
+  const code = (error as { code?: string }).code;
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
+    // another process held the write lock longer than busy_timeout: nothing was written
+    request.log.warn({ err: error }, 'database busy');
+    reply.code(503).header('retry-after', '1').send({ detail: 'The database is busy; nothing was changed. Retry shortly.' });
+    return;
+  }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     let detail = error.message;

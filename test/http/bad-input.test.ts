@@ -105,3 +105,28 @@ describe('bad input of every kind answers 4xx with a body that says what is wron
     expect(n).toBe(fields.length * values.length);
   });
 });
+
+describe('a database locked by another process', () => {
+  it('answers 503 {detail} with Retry-After and writes nothing', async () => {
+    const g = makeApp({ geocoding: false });
+    try {
+      g.store.db.pragma('busy_timeout = 50');
+      const Database = (await import('better-sqlite3')).default;
+      const other = new Database(`${g.dir}/test.db`);
+      other.exec('BEGIN IMMEDIATE');
+      try {
+        const r = await g.inject('POST', '/orders/', { address: 'x' });
+        expect(r.statusCode).toBe(503);
+        expect(r.headers['retry-after']).toBe('1');
+        expect(r.json()).toEqual({ detail: 'The database is busy; nothing was changed. Retry shortly.' });
+      } finally {
+        other.exec('ROLLBACK');
+        other.close();
+      }
+      expect((await g.inject('GET', '/orders/')).json().count).toBe(0);
+      expect((await g.inject('POST', '/orders/', { address: 'x' })).statusCode).toBe(201);
+    } finally {
+      await g.close();
+    }
+  });
+});
