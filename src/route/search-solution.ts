@@ -14,6 +14,8 @@ export class SearchSolution {
   readonly routeOf: Int32Array;
   /** Position of each order within its route. */
   readonly posOf: Int32Array;
+  /** When false, insertions and moves never put orders on an unused vehicle (fleet minimisation). */
+  allowNewRoutes = true;
 
   constructor(
     readonly p: Problem,
@@ -124,7 +126,8 @@ export class SearchSolution {
    */
   candidateRoutes(out: SearchRoute[]): SearchRoute[] {
     // cached until some route's size goes to or from zero
-    let stale = this.candList.length === 0;
+    let stale = this.candList.length === 0 || this.candAllowNew !== this.allowNewRoutes;
+    this.candAllowNew = this.allowNewRoutes;
     for (const r of this.routes) {
       const used = r.size > 0 ? 1 : 0;
       if (this.candUsed[r.index] !== used) {
@@ -137,7 +140,7 @@ export class SearchSolution {
       this.classSeen.fill(0);
       for (const r of this.routes) {
         if (r.size > 0) this.candList.push(r);
-        else if (this.classSeen[this.p.vClass[r.vehicle]] === 0) {
+        else if (this.allowNewRoutes && this.classSeen[this.p.vClass[r.vehicle]] === 0) {
           this.classSeen[this.p.vClass[r.vehicle]] = 1;
           this.candList.push(r);
         }
@@ -150,11 +153,13 @@ export class SearchSolution {
 
   /** True when some vehicle is unused. */
   hasEmptyRoute(): boolean {
+    if (!this.allowNewRoutes) return false;
     for (const r of this.routes) if (r.size === 0) return true;
     return false;
   }
 
   private candUsed = new Uint8Array(0);
+  private candAllowNew = true;
   private candList: SearchRoute[] = [];
   private classSeen = new Uint8Array(0);
 }

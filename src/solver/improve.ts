@@ -51,6 +51,11 @@ class RouteCopies {
         onRestored(r.index);
       }
   }
+  /** Forgets the saved copies and takes the solution as it is now. */
+  resync(): void {
+    this.orders = this.sol.routes.map((r) => r.orders());
+    this.versions = new Float64Array(this.sol.routes.map((r) => r.version));
+  }
   snapshot(): number[][] {
     return this.orders.map((o) => o.slice());
   }
@@ -78,8 +83,44 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
 
   const lsWithin = ctx.lsWithin ?? Infinity;
   const lsEnvInner = { ...lsEnv, use: ctx.lsNeighbours ?? 15 };
+  // Fleet minimisation (vehicles objective): empty the smallest route, forbid new routes, and let
+  // ruin-and-recreate work the ejected orders back in; give up after a budget of iterations.
+  const minimiseFleet = ctx.objective === 'vehicles';
+  let attemptLeft = 0;
+  let attemptBudget = Math.max(200, 4 * sol.p.nOrders);
+  let nextAttempt = 0;
+  let failures = 0;
   while (!stop.done()) {
     stop.iterations++;
+    if (minimiseFleet && attemptLeft === 0 && stop.iterations >= nextAttempt && currentUnassigned === 0 && sol.usedVehicles() > 1) {
+      let smallest = -1;
+      for (const r of sol.routes) if (r.size > 0 && (smallest < 0 || r.size < sol.routes[smallest].size)) smallest = r.index;
+      sol.allowNewRoutes = false;
+      sol.setRoute(sol.routes[smallest], []);
+      current.save();
+      currentCost = sol.cost();
+      currentUnassigned = sol.unassignedCount();
+      attemptLeft = attemptBudget;
+    }
+    if (attemptLeft > 0) {
+      attemptLeft--;
+      if (currentUnassigned === 0) {
+        // success: the smaller fleet stands (it is already the best by cost)
+        attemptLeft = 0;
+        sol.allowNewRoutes = true;
+        nextAttempt = stop.iterations + 1;
+      } else if (attemptLeft === 0) {
+        sol.restore(best);
+        current.resync();
+        ls.touchAll();
+        currentCost = sol.cost();
+        currentUnassigned = sol.unassignedCount();
+        sol.allowNewRoutes = true;
+        failures++;
+        attemptBudget *= 2;
+        nextAttempt = stop.iterations + attemptBudget * failures;
+      }
+    }
     const removed = rr.ruin(rng);
     // orders still out get a chance in every recreate
     if (currentUnassigned > 0) for (const o of sol.unassigned()) if (!removed.includes(o)) removed.push(o);
@@ -103,5 +144,6 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
       current.restore((i) => ls.touch(i));
     }
   }
+  sol.allowNewRoutes = true;
   sol.restore(best);
 }

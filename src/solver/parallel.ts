@@ -39,8 +39,30 @@ function better(a: [number, number, number], b: [number, number, number]): boole
 }
 
 let solveCounter = 0;
+const pools = new Map<number, Piscina<EpochTask, SolveResult>>();
 
-export async function solveParallel(input: ProblemInput, options: SolveOptions = {}): Promise<SolveResult> {
+function getPool(threads: number): Piscina<EpochTask, SolveResult> {
+  let pool = pools.get(threads);
+  if (pool === undefined) {
+    pool = new Piscina<EpochTask, SolveResult>({ filename: workerFile(), minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
+    pools.set(threads, pool);
+  }
+  return pool;
+}
+
+/** Stops the worker threads kept by `solveParallel(..., { keepThreads: true })`. */
+export async function closeParallelPools(): Promise<void> {
+  const all = [...pools.values()];
+  pools.clear();
+  await Promise.all(all.map((p) => p.destroy()));
+}
+
+export interface ParallelEnv {
+  /** Keep the worker threads for the next call (benchmarks); close them with closeParallelPools. */
+  keepThreads?: boolean;
+}
+
+export async function solveParallel(input: ProblemInput, options: SolveOptions = {}, env: ParallelEnv = {}): Promise<SolveResult> {
   const threads = Math.max(1, Math.floor(options.threads ?? 1));
   if (threads === 1) return solve(input, options);
   const started = globalThis.performance.now();
@@ -52,7 +74,7 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
   const seed = options.seed ?? 1;
   const key = `${process.pid}-${++solveCounter}-${started}`;
   const wallDeadline = timeLimit === undefined ? undefined : Date.now() + timeLimit * 1000;
-  const pool = new Piscina<EpochTask, SolveResult>({ filename: workerFile(), minThreads: threads, maxThreads: threads, idleTimeout: 1000 });
+  const pool = env.keepThreads ? getPool(threads) : new Piscina<EpochTask, SolveResult>({ filename: workerFile(), minThreads: threads, maxThreads: threads });
   let best: SolveResult | null = null;
   let bestScore: [number, number, number] = [Infinity, Infinity, Infinity];
   let totalIterations = 0;
@@ -88,7 +110,7 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
       }
     }
   } finally {
-    await pool.destroy();
+    if (!env.keepThreads) await pool.destroy();
   }
   return { ...best!, stats: { elapsedMs: globalThis.performance.now() - started, iterations: totalIterations } };
 }

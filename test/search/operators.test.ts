@@ -57,7 +57,11 @@ describe.each(operators.map((op) => [op.name, op] as const))('operator %s', (_na
         const v = rng.int(p.nOrders);
         if (u === v || sol.routeOf[u] < 0 || sol.routeOf[v] < 0) continue;
         const before = fromScratchCost(sol);
+        // the pruned evaluation the search uses agrees with the full one below its limit
+        const pruned = op.evaluate(sol, u, v, 0);
         const delta = op.evaluate(sol, u, v);
+        if (delta < -1e-9) expect(pruned).toBeCloseTo(delta, 9);
+        else expect(pruned === Infinity || pruned === delta).toBe(true);
         evaluated++;
         if (!Number.isFinite(delta)) continue;
         op.apply(sol, u, v);

@@ -29,6 +29,32 @@ describe('solve', () => {
     expect(a.distance).toBe(b.distance);
   });
 
+  it('minimises the fleet under the vehicles objective', () => {
+    const p = solomon('R201');
+    const byDistance = solve(p, { iterations: 1500, seed: 2 });
+    const byVehicles = solve(p, { iterations: 1500, seed: 2, objective: 'vehicles' });
+    assertFeasible(p, byDistance);
+    assertFeasible(p, byVehicles);
+    expect(byVehicles.unassigned).toEqual([]);
+    expect(byVehicles.vehicles).toBeLessThan(byDistance.vehicles);
+    expect(byVehicles.vehicles).toBeLessThanOrEqual(5); // hierarchical BKS: 4
+  });
+
+  it('optimises route duration under the duration objective', () => {
+    const p = randomProblem({ orders: 40, vehicles: 6, seed: 9, windows: true });
+    const r = solve(p, { iterations: 300, seed: 1, objective: 'duration' });
+    assertFeasible(p, r);
+    expect(r.unassigned).toEqual([]);
+  });
+
+  it('starts from given routes and keeps them feasible', () => {
+    const p = solomon('C101');
+    const first = solve(p, { iterations: 100, seed: 1 });
+    const warm = solve(p, { iterations: 10, seed: 2, initialRoutes: first.routes.map((r) => ({ vehicleId: r.vehicleId, orderIds: r.stops.map((s) => s.orderId) })) });
+    assertFeasible(p, warm);
+    expect(warm.distance).toBeLessThanOrEqual(first.distance + 1e-9);
+  });
+
   it('uses the haversine and explicit matrices', () => {
     const base = randomProblem({ orders: 15, vehicles: 3, seed: 4 });
     const coords = (base.matrix as { coordinates: Array<[number, number]> }).coordinates;
