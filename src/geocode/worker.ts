@@ -35,7 +35,6 @@ export class GeocodeWorker {
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private woken = false;
   private idleWaiters: (() => void)[] = [];
   private abort = new AbortController();
 
@@ -56,7 +55,6 @@ export class GeocodeWorker {
 
   /** New work was committed: look at the queue now. */
   notify(): void {
-    this.woken = true;
     this.wake?.();
   }
 
@@ -101,35 +99,32 @@ export class GeocodeWorker {
     }
   }
 
+  /** One round: the due tasks, or a sleep until the next is due or new work is notified. */
   private async step(): Promise<void> {
-    {
-      this.woken = false;
-      const tasks = this.store.geocodeQueue.due(this.clock().toISOString(), this.batchSize);
-      if (tasks.length === 0) {
-        if (this.woken) return;
-        this.releaseIdle();
-        await this.sleepUntilDue();
-        return;
-      }
-      const outcomes: Outcome[] = [];
-      let lastFlush = Date.now();
-      for (const task of tasks) {
-        if (!this.running) break;
-        try {
-          outcomes.push({ task, coordinates: await this.options.geocoder.lookup(task.address, this.abort.signal) });
-        } catch (err) {
-          if (!this.running) break; // aborted by stop(): the task stays as it is
-          const error = err instanceof GeocodeError ? err : new GeocodeError(String((err as Error)?.message ?? err), true);
-          outcomes.push({ task, error });
-        }
-        if (Date.now() - lastFlush >= 500) {
-          this.commit(outcomes.splice(0));
-          lastFlush = Date.now();
-        }
-      }
-      this.commit(outcomes);
-      await yieldToLoop();
+    const tasks = this.store.geocodeQueue.due(this.clock().toISOString(), this.batchSize);
+    if (tasks.length === 0) {
+      this.releaseIdle();
+      await this.sleepUntilDue();
+      return;
     }
+    const outcomes: Outcome[] = [];
+    let lastFlush = Date.now();
+    for (const task of tasks) {
+      if (!this.running) break;
+      try {
+        outcomes.push({ task, coordinates: await this.options.geocoder.lookup(task.address, this.abort.signal) });
+      } catch (err) {
+        if (!this.running) break; // aborted by stop(): the task stays as it is
+        const error = err instanceof GeocodeError ? err : new GeocodeError(String((err as Error)?.message ?? err), true);
+        outcomes.push({ task, error });
+      }
+      if (Date.now() - lastFlush >= 500) {
+        this.commit(outcomes.splice(0));
+        lastFlush = Date.now();
+      }
+    }
+    this.commit(outcomes);
+    await yieldToLoop();
   }
 
   private commit(outcomes: Outcome[]): void {
