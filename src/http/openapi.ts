@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ORDER_STATUSES } from '../store/types.js';
 import { orderCreateSchema, orderPatchSchema, orderSchema } from './order-schema.js';
+import { flowOpenApiPaths } from './flow-openapi.js';
 
 function schema(s: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
   const json = z.toJSONSchema(s, { io, unrepresentable: 'any' }) as Record<string, unknown>;
@@ -50,6 +51,7 @@ export function buildOpenApi(): Record<string, unknown> {
     },
     security: [{ ApiKey: [] }],
     paths: {
+      ...flowOpenApiPaths(),
       '/orders/': {
         get: {
           summary: 'List orders, newest first (scope orders:read)',

@@ -188,3 +188,17 @@ describe('routes and tracking', () => {
     expect((await snapshot()).status).toBe('active');
   });
 });
+
+describe('OpenAPI', () => {
+  it('describes the planning, routes and tracking endpoints', async () => {
+    const w = await makeWorld();
+    try {
+      const doc = (await w.inject('GET', `${PUBLIC}/openapi.json`, undefined, null)).json();
+      for (const path of ['/planning/jobs/', '/planning/jobs/{id}/', '/routes/', '/routes/{id}/', '/routes/{id}/tracking/', '/orders/']) {
+        expect(doc.paths[path], path).toBeDefined();
+      }
+    } finally {
+      await w.close();
+    }
+  });
+});
