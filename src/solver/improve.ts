@@ -8,6 +8,7 @@ import type { Objective } from '../model/input.js';
 import type { SearchSolution } from '../route/search-solution.js';
 import { RouteProbe } from '../route/probe.js';
 import { LocalSearch } from '../search/local-search.js';
+import { exhaustiveOperators } from '../search/operators/index.js';
 import { RuinRecreate } from '../search/perturb.js';
 import type { Rng } from './rng.js';
 import type { Stop } from './stop.js';
@@ -64,6 +65,7 @@ class RouteCopies {
 export function improve(sol: SearchSolution, ctx: ImproveContext): void {
   const { rng, stop } = ctx;
   const ls = new LocalSearch(sol);
+  const deep = new LocalSearch(sol, exhaustiveOperators());
   const lsEnv = { neighbours: ctx.neighbours, shuffle: (a: number[]) => rng.shuffle(a), timeUp: () => stop.timeUp() };
   ls.touchAll();
   ls.run(lsEnv);
@@ -137,6 +139,13 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
       currentCost = cost;
       currentUnassigned = sol.unassignedCount();
       if (cost < bestCost - 1e-9) {
+        // exhaustive local search on each new best: all neighbours, SWAP* too
+        deep.touchAll();
+        if (deep.run(lsEnv)) {
+          cost = sol.cost();
+          current.save();
+          currentCost = cost;
+        }
         bestCost = cost;
         best = current.snapshot();
       }

@@ -1,12 +1,21 @@
-/** The operator registry, in the default order the local search tries them. */
+/**
+ * The operator registry, in the default order the local search tries them. SWAP* costs O(n1 n2)
+ * per pair of changed routes, too much inside the ruin-and-recreate loop; it runs on new bests.
+ */
 import type { Operator } from '../operator.js';
 import { Relocate } from './relocate.js';
 import { Swap } from './swap.js';
 import { TwoOpt } from './two-opt.js';
 import { TwoOptStar } from './two-opt-star.js';
+import { SwapStar } from './swap-star.js';
 
-export { Relocate, Swap, TwoOpt, TwoOptStar };
+export { Relocate, Swap, SwapStar, TwoOpt, TwoOptStar };
 
 export function defaultOperators(): Operator[] {
   return [new Relocate(1), new Swap(), new TwoOptStar(), new Relocate(2), new Relocate(3), new TwoOpt()];
+}
+
+/** The fuller set for the exhaustive search on each new best: the defaults plus SWAP*. */
+export function exhaustiveOperators(): Operator[] {
+  return [...defaultOperators(), new SwapStar()];
 }
