@@ -147,6 +147,26 @@ describe('serve (the real process on loopback)', () => {
     }
   });
 
+  it('SIGTERM lets an in-flight request finish before exiting 0', async () => {
+    const db = join(dir, 'inflight.db');
+    const s = await serve(['--db', db, '--demo', '--geocoder', 'none']);
+    const key = /demo API key \(every scope, shown once\): (dpk_\S+)/.exec(s.stdout.join('\n'))![1]!;
+    const body = Array.from({ length: 500 }, (_, i) => ({ address: `Street ${i}`, external_id: `F-${i}`, notes: 'n'.repeat(2000) }));
+    const pending = api(s, key, 'POST', '/orders/bulk/', body);
+    while (!s.stderr().includes('"url":"/api/public/v1/orders/bulk/"')) await sleep(5);
+    s.proc.kill('SIGTERM');
+    const answer = await pending;
+    expect(answer.status).toBe(200);
+    expect(answer.body.summary).toEqual({ created: 500, existing: 0, failed: 0 });
+    expect(await s.exited).toEqual({ code: 0, signal: null });
+    const store = Store.open(db);
+    try {
+      expect(store.orders.list(1, { limit: 1, offset: 0 }).count).toBe(500);
+    } finally {
+      store.close();
+    }
+  });
+
   it('exits 2 with one line on bad arguments', () => {
     for (const [args, pattern] of [
       [['--port', 'abc'], /--port: expected 0 to 65535/],
