@@ -143,7 +143,8 @@ export function toRoutes(result: SolveResult, context: DatePlanContext): { route
       name: `${input.date} ${vehicle.name}`,
       date: input.date,
       plannedMileageKm: round(r.distance / 1000, 2),
-      plannedDurationMin: Math.round(r.duration / 60),
+      // from the whole-second times the stops show, so that the two always agree
+      plannedDurationMin: Math.round((Math.round(r.end) - Math.round(r.start)) / 60),
       totalWeightKg: round(weight, 3),
       totalVolumeM3: round(volume, 3),
       stops,
