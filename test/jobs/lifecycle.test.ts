@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { EventBus, type PlannerEvent } from '../../src/jobs/events.js';
 import { JobService } from '../../src/jobs/service.js';
 import { SolverPool } from '../../src/pool/pool.js';
+import type { JobView } from '../../src/jobs/view.js';
 import { COMPANY, FAULTY_WORKER, addOrder, addVehicle, checkJob, makeService, makeStore, until } from './world.js';
 
 // Pool mechanics and the state machine, with the test worker's markers on the vehicles:
@@ -115,7 +116,7 @@ describe('job states and events', () => {
   it('jobs run concurrently up to the pool size (default concurrency)', async () => {
     const { store } = world('test:hang');
     const service = new JobService({ store, pool, timeBudgetSec: 60 });
-    const jobs = [];
+    const jobs: JobView[] = [];
     for (let i = 0; i < 3; i++) jobs.push(await service.submit(COMPANY, { order_ids: [1 + i] }));
     await until(() => store.getJob(COMPANY, jobs[1].job_id)!.status === 'running');
     expect(jobs.map((j) => store.getJob(COMPANY, j.job_id)!.status)).toEqual(['running', 'running', 'queued']);
