@@ -6,9 +6,9 @@
  * - the job layer's `EventBus` (`planning_job.finished` with the job object of 2.2 as data;
  *   its `order.status_changed` are forwarded to ServiceEvents so one channel carries them all).
  *
- * Events are gathered for one turn of the event loop and written to the outbox in ONE transaction
- * (a plan placing 500 orders costs one fsync, not 500); the dispatcher sends them in the
- * background. Nothing here waits for a receiver: a slow or dead one holds one dispatcher slot for
+ * Events emitted in one synchronous run (a plan's 500 in_route changes are emitted in one loop) are
+ * written to the outbox in ONE transaction at the next microtask, before any I/O callback can run
+ * (one fsync, not 500); the dispatcher sends them in the background. Nothing here waits for a receiver: a slow or dead one holds one dispatcher slot for
  * at most the time-out.
  */
 import type { EventBus } from '../jobs/events.js';
@@ -63,11 +63,10 @@ export function bridgeEvents(options: {
 }): EventBridge {
   const { store, dispatcher, serviceEvents, bus } = options;
   let pending: Array<{ companyId: number; event: WebhookEvent; data: unknown }> = [];
-  let scheduled: NodeJS.Immediate | undefined;
+  let scheduled = false;
 
   const flush = () => {
-    if (scheduled) clearImmediate(scheduled);
-    scheduled = undefined;
+    scheduled = false;
     if (pending.length === 0) return;
     const batch = pending;
     pending = [];
@@ -81,7 +80,10 @@ export function bridgeEvents(options: {
   };
   const add = (companyId: number, event: WebhookEvent, data: unknown) => {
     pending.push({ companyId, event, data });
-    scheduled ??= setImmediate(flush);
+    if (!scheduled) {
+      scheduled = true;
+      queueMicrotask(flush);
+    }
   };
 
   const onStatus = (e: OrderStatusChanged) => add(e.company_id, 'order.status_changed', orderData(e));
