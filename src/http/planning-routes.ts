@@ -47,7 +47,7 @@ export function parsePlanningBody(body: unknown): PlanningRequest {
   const out: PlanningRequest = {};
   const list = (name: 'order_ids' | 'external_ids' | 'vehicle_ids', kind: 'integer' | 'string') => {
     const value = input[name];
-    if (value === undefined) return undefined;
+    if (value === undefined || value === null) return undefined; // null: not given
     const expected = kind === 'integer' ? PLANNING_MESSAGES.integerList : PLANNING_MESSAGES.stringList;
     if (!Array.isArray(value)) {
       errors[name] = [`${expected} Got ${describeJsonType(value)}.`];

@@ -118,9 +118,11 @@ describe('planning job endpoints', () => {
     expect(broken.json().detail).toMatch(/Malformed JSON/);
   });
 
-  it('warehouse_id null is the same as none', async () => {
-    const res = await w.inject('POST', JOBS, { external_ids: ['NOPE'], warehouse_id: null });
+  it('null is the same as a field not sent', async () => {
+    const res = await w.inject('POST', JOBS, { external_ids: ['NOPE'], warehouse_id: null, vehicle_ids: null, order_ids: null });
     expect(res.json()).toEqual({ detail: 'Orders not found for external_ids: ["NOPE"].' });
+    const empty = await w.inject('POST', JOBS, { order_ids: null, external_ids: null });
+    expect(empty.json()).toEqual({ detail: 'The order selection is empty.' });
   });
 
   it('GET of another company\'s job, of a missing job or a malformed id is 404 {"detail":"Not found."}', async () => {
