@@ -143,10 +143,9 @@ export function registerRouteRoutes(app: FastifyInstance, store: Store): void {
     const route = store.routes.get(company.id, idParam(request));
     if (!route) throw notFound();
     const { total, completed } = store.routes.progress(route.id);
-    const position =
-      route.assigned_vehicle_id === null
-        ? undefined
-        : store.routes.lastPosition(company.id, route.assigned_vehicle_id, route.vehicle_assigned_at ?? '');
+    // The assigned vehicle's latest position, whenever it was sent (the contract: null only without
+    // a vehicle or before the vehicle sent coordinates); its timestamp tells how fresh it is.
+    const position = route.assigned_vehicle_id === null ? undefined : store.routes.lastPosition(company.id, route.assigned_vehicle_id);
     return {
       route_id: route.id,
       status: route.status,

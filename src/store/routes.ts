@@ -211,8 +211,7 @@ export class RouteRepository {
 
   /**
    * The vehicle's latest position (by its own timestamp, then arrival order) among those the
-   * server received at or after `since` (the route's assignment: a position sent before the
-   * vehicle was on the route belongs to another trip).
+   * server received at or after `since` (default: all).
    */
   lastPosition(companyId: number, vehicleId: number, since = ''): PositionRow | undefined {
     return this.db

@@ -169,13 +169,13 @@ describe('routes and tracking', () => {
     });
     // the vehicle the route was planned for (the API does not show it)
     const vehicleId = w.store.routes.get(w.company.id, routeId)!.vehicle_id!;
-    // a position before the assignment: the route has no vehicle yet, so still null
-    await w.inject('POST', `${INTERNAL}/vehicles/${vehicleId}/positions`, { lat: 52.5, lon: 13.4, timestamp: '2026-12-01T08:00:00Z', speed_kmh: 0, heading_deg: 0 });
-    expect((await snapshot()).last_position).toBeNull();
-
     const assign = await w.inject('POST', `${INTERNAL}/routes/${routeId}/vehicle`, { vehicle_id: vehicleId });
     expect(assign.statusCode).toBe(200);
     expect((await snapshot()).last_position).toBeNull(); // assigned, nothing sent yet
+    // another vehicle's position is not this route's
+    const otherVan = w.vehicles.find((v) => v.id !== vehicleId)!.id;
+    await w.inject('POST', `${INTERNAL}/vehicles/${otherVan}/positions`, { lat: 52.5, lon: 13.4, timestamp: '2026-12-01T08:00:00Z', speed_kmh: 0, heading_deg: 0 });
+    expect((await snapshot()).last_position).toBeNull();
     await w.inject('POST', `${INTERNAL}/vehicles/${vehicleId}/positions`, { lat: 52.501234, lon: 13.398765, timestamp: '2026-12-01T08:05:00Z', speed_kmh: 31.5, heading_deg: 270 });
     await w.inject('POST', `${INTERNAL}/vehicles/${vehicleId}/positions`, { lat: '52.4', lon: '13.3', timestamp: '2026-12-01T08:01:00Z', speed_kmh: 10, heading_deg: 90 });
     const tracked = await snapshot();
