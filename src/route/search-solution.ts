@@ -72,9 +72,9 @@ export class SearchSolution {
   }
 
   unassignedCount(): number {
-    let c = 0;
-    for (let o = 0; o < this.p.nOrders; o++) if (this.routeOf[o] < 0) c++;
-    return c;
+    let served = 0;
+    for (const r of this.routes) served += r.size;
+    return this.p.nOrders - served;
   }
 
   usedVehicles(): number {

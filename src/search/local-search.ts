@@ -100,7 +100,6 @@ export class LocalSearch {
           }
         }
       }
-      order.sort((a, b) => a - b);
       env.shuffle(order);
       for (const u of order) {
         if ((++counter & 31) === 0 && env.timeUp()) return any;
