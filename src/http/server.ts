@@ -137,6 +137,12 @@ export async function main(argv: string[]): Promise<number> {
   if (geocoder) {
     worker = new GeocodeWorker({ store, geocoder, log: app.log });
   }
+  // Once shutdown starts, an in-flight answer closes its connection, so a client's keep-alive
+  // socket cannot hold the exit until the keep-alive time-out.
+  let closing = false;
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
 
   try {
     await app.listen({ host: config.host, port: config.port });
@@ -176,6 +182,9 @@ export async function main(argv: string[]): Promise<number> {
       if (stopping) return;
       stopping = true;
       app.log.info({ signal }, 'shutting down');
+      closing = true;
+      // last resort for a client that keeps a connection busy: cut it after 10 s
+      setTimeout(() => app.server.closeAllConnections(), 10_000).unref();
       void (async () => {
         let code = 0;
         try {
