@@ -79,16 +79,34 @@ export function createPlanningRuntime(options: PlanningRuntimeOptions): Planning
     log?.info({ job_id: e.data.job_id, status: e.data.status, routes: 'route_ids' in e.data.result ? e.data.result.route_ids.length : 0 }, 'planning job finished'),
   );
 
+  // Housekeeping: delivered webhooks are kept 7 days (for support questions), then removed;
+  // pending and failed ones stay.
+  const prune = () => {
+    try {
+      const removed = options.store.db
+        .prepare(`DELETE FROM webhook_deliveries WHERE status = 'delivered' AND delivered_at < ?`)
+        .run(Date.now() - 7 * 86_400_000).changes;
+      if (removed > 0) log?.info({ removed }, 'old delivered webhooks removed');
+    } catch (error) {
+      log?.error({ err: error }, 'webhook housekeeping failed');
+    }
+  };
+  let housekeeping: NodeJS.Timeout | undefined;
+
   return {
     jobs,
     bus,
     dispatcher,
     pool,
     async start() {
+      prune();
+      housekeeping = setInterval(prune, 86_400_000);
+      housekeeping.unref();
       dispatcher.start();
       await jobs.start();
     },
     async stop() {
+      clearInterval(housekeeping);
       const drained = jobs.close('drain');
       let timer: NodeJS.Timeout | undefined;
       const timedOut = await Promise.race([

@@ -90,6 +90,26 @@ describe('faults against the real server', () => {
     expect(await second.kill('SIGTERM')).toBe(0);
   });
 
+  it('SIGTERM while a long job runs: exits 0 after a short drain, the job stays running and completes after the restart', async () => {
+    const s = seed({ vehicles: 4 });
+    const first = await serve(s.db, ['--job-time-limit', '60', '--workers', '1']);
+    const call = client(first.base, s.key);
+    await call('POST', '/api/public/v1/orders/bulk/', orders(60, 'T'));
+    const job = await call('POST', '/api/public/v1/planning/jobs/', { external_ids: orders(60, 'T').map((o) => o.external_id) });
+    await until(async () => ((await call('GET', `/api/public/v1/planning/jobs/${job.body.job_id}/`)).body.status === 'running' ? true : undefined), 50);
+    expect(await first.kill('SIGTERM')).toBe(0);
+    expect(readDb(s.db, (db) => (db.prepare('SELECT status FROM planning_jobs WHERE id = ?').get(job.body.job_id) as { status: string }).status)).toBe('running');
+
+    const second = await serve(s.db, ['--job-time-limit', '1', '--workers', '1']);
+    const again = client(second.base, s.key);
+    const done = await until(async () => {
+      const j = (await again('GET', `/api/public/v1/planning/jobs/${job.body.job_id}/`)).body;
+      return j.status === 'done' || j.status === 'failed' ? j : undefined;
+    });
+    expect(done.status).toBe('done');
+    expect((await again('GET', '/api/public/v1/orders/?status=in_route&page_size=200')).body.count).toBe(60 - done.result.unassigned.length);
+  });
+
   it('a receiver answering 500 then 200 gets the event twice with one delivery id; it ends delivered', async () => {
     const r = await receiver([500, 200]);
     const s = seed({ webhookUrl: r.url });
