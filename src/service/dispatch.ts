@@ -7,7 +7,10 @@
  * Transitions (decided here; the contract leaves them open):
  * - Route: planned -> active (start, or the first stop status reported on a planned route);
  *   active -> completed when no order stop is left open. A vehicle can be assigned to a planned or
- *   active route; completed, archived and cancelled routes are closed to every change.
+ *   active route; completed, archived and cancelled routes are closed to every change. A vehicle
+ *   already assigned to another route of the date is refused (409); a vehicle only planned for
+ *   another route of the date (not yet assigned) is taken, and that route gets this route's
+ *   planned vehicle instead (a swap), so a vehicle never holds two routes of one date.
  * - Stop: pending -> in_progress | visited | confirmed | rejected | skipped;
  *   in_progress -> visited | confirmed | rejected | skipped; visited -> confirmed | rejected | skipped.
  *   confirmed, rejected and skipped are final. Sending the status a stop already has changes
@@ -86,9 +89,12 @@ export class DispatchService {
       }
       if (!vehicle.active) throw new DispatchError('conflict', `Vehicle ${vehicle.id} is inactive.`);
       const holder = this.store.routes.routeHoldingVehicle(companyId, vehicle.id, route.date, route.id);
-      if (holder) {
-        throw new DispatchError('conflict', `Vehicle ${vehicle.id} already has route ${holder.id} on ${route.date}.`);
+      if (holder && holder.assigned_vehicle_id === vehicle.id) {
+        throw new DispatchError('conflict', `Vehicle ${vehicle.id} is already assigned to route ${holder.id} on ${route.date}.`);
       }
+      // The vehicle was only planned for another route (the API does not show which vehicle a
+      // route was planned for): the two routes swap their planned vehicles.
+      if (holder) this.store.routes.setPlannedVehicle(holder.id, route.vehicle_id, at);
       this.store.routes.assignVehicle(route.id, vehicle.id, at);
       return this.store.routes.get(companyId, route.id)!;
     });

@@ -156,6 +156,11 @@ export class RouteRepository {
       .get(companyId, date, exceptRouteId, vehicleId, vehicleId) as RouteRow | undefined;
   }
 
+  /** Moves a planned (not dispatcher-assigned) route to another vehicle, or to none. */
+  setPlannedVehicle(routeId: number, vehicleId: number | null, at: string): void {
+    this.db.prepare('UPDATE routes SET vehicle_id = ?, updated_at = ? WHERE id = ? AND assigned_vehicle_id IS NULL').run(vehicleId, at, routeId);
+  }
+
   assignVehicle(routeId: number, vehicleId: number, at: string): void {
     this.db
       .prepare('UPDATE routes SET assigned_vehicle_id = ?, vehicle_id = ?, vehicle_assigned_at = ?, updated_at = ? WHERE id = ?')

@@ -39,16 +39,25 @@ describe('dispatch API', () => {
     expect(ok.json()).toMatchObject({ id: a.routeId, has_vehicle: true, status: 'planned' });
     expect(ok.json().stops).toHaveLength(a.stops.length);
 
-    const busy = await w.inject('POST', url, { vehicle_id: w.vehicles[1]!.id });
+    // the van planned for route b (not assigned yet) can be taken: b gets a's planned van instead
+    const swap = await w.inject('POST', url, { vehicle_id: w.vehicles[1]!.id });
+    expect(swap.statusCode).toBe(200);
+    expect(w.store.routes.get(w.company.id, a.routeId)!.vehicle_id).toBe(w.vehicles[1]!.id);
+    expect(w.store.routes.get(w.company.id, b.routeId)!.vehicle_id).toBe(w.vehicles[0]!.id);
+    expect((await w.inject('GET', `${PUBLIC}/routes/${b.routeId}/`)).json().has_vehicle).toBe(false);
+    // once b has its van assigned, that van is refused for a
+    expect((await w.inject('POST', `${INTERNAL}/routes/${b.routeId}/vehicle`, { vehicle_id: w.vehicles[0]!.id })).statusCode).toBe(200);
+    const busy = await w.inject('POST', url, { vehicle_id: w.vehicles[0]!.id });
     expect(busy.statusCode).toBe(409);
-    expect(busy.json()).toEqual({ detail: `Vehicle ${w.vehicles[1]!.id} already has route ${b.routeId} on 2026-12-01.` });
+    expect(busy.json()).toEqual({ detail: `Vehicle ${w.vehicles[0]!.id} is already assigned to route ${b.routeId} on 2026-12-01.` });
     const inactive = await w.inject('POST', url, { vehicle_id: w.inactive.id });
     expect(inactive.statusCode).toBe(409);
     expect(inactive.json()).toEqual({ detail: `Vehicle ${w.inactive.id} is inactive.` });
-    // a free vehicle can take the route over: it becomes the route's vehicle
-    const swap = await w.inject('POST', url, { vehicle_id: w.vehicles[2]!.id });
-    expect(swap.statusCode).toBe(200);
+    // a free van can take the route over; the van it had is free again on that date
+    const free = await w.inject('POST', url, { vehicle_id: w.vehicles[2]!.id });
+    expect(free.statusCode).toBe(200);
     expect(w.store.routes.get(w.company.id, a.routeId)!.vehicle_id).toBe(w.vehicles[2]!.id);
+    expect(w.store.routes.routeHoldingVehicle(w.company.id, w.vehicles[1]!.id, '2026-12-01', 0)).toBeUndefined();
 
     for (const [path, body, key] of [
       [url, { vehicle_id: w.otherVehicle.id }, w.key],
