@@ -2,14 +2,14 @@
  * Solver benchmark on the Solomon / Gehring-Homberger sets (DIMACS trunc1 convention).
  *
  *   npm run bench -- --set solomon --time-limit 1 [--threads N] [--seed N] [--iterations N] [--only R1]
- *                    [--objective vehicles] [--write]
+ *                    [--objective vehicles] [--sample K (every K-th instance)] [--write]
  *   sets: solomon, homberger200, homberger400, homberger1000
  *
  * Every solution goes through the independent checker (test/helpers/checker.ts). Prints a table
  * per class (distance, vehicles, gap to the `distance` BKS, time) and a summary row; `--write`
  * puts the tables into bench/RESULTS.md between this run's own markers inside the solver section.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpus } from 'node:os';
@@ -32,6 +32,7 @@ const timeLimit = Number(arg('time-limit', '1'));
 const iterations = arg('iterations') === undefined ? undefined : Number(arg('iterations'));
 const seed = Number(arg('seed', '1'));
 const only = arg('only');
+const sample = Number(arg('sample', '1'));
 const objective = (arg('objective', 'distance') as Objective);
 const threads = arg('threads') === undefined ? undefined : Number(arg('threads'));
 
@@ -58,7 +59,8 @@ for (const line of readFileSync(join(root, conf.bks), 'utf8').split('\n').slice(
 const files = readdirSync(join(root, conf.dir))
   .filter((f) => f.toLowerCase().endsWith('.txt'))
   .filter((f) => only === undefined || f.toUpperCase().startsWith(only.toUpperCase()))
-  .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
+  .filter((_, i) => i % sample === 0);
 
 interface Row {
   name: string;
@@ -153,9 +155,13 @@ async function main(): Promise<void> {
   const text = lines.join('\n');
   process.stdout.write(text + '\n');
 
+  const tag = `${set}-${iterations !== undefined ? `${iterations}it` : `${timeLimit}s`}${threads ? `-t${threads}` : ''}${objective !== 'distance' ? `-${objective}` : ''}${only ? `-${only}` : ''}${sample > 1 ? `-every${sample}` : ''}`;
+  // raw rows for bench/curve.ts (gap-versus-time curves)
+  mkdirSync(join(root, 'bench/results'), { recursive: true });
+  writeFileSync(join(root, `bench/results/${tag}.json`), JSON.stringify({ set, timeLimit, iterations, threads: threads ?? 1, objective, seed, only, date: new Date().toISOString(), rows }, null, 1) + '\n');
+
   if (flag('write')) {
     const file = join(root, 'bench/RESULTS.md');
-    const tag = `${set}-${iterations !== undefined ? `${iterations}it` : `${timeLimit}s`}${threads ? `-t${threads}` : ''}${objective !== 'distance' ? `-${objective}` : ''}`;
     const start = `<!-- bench:${tag}:start -->`;
     const end = `<!-- bench:${tag}:end -->`;
     const block = `${start}\n<details><summary>${set}, ${tag}: average gap ${fmt(rows.reduce((a, r) => a + r.gap, 0) / rows.length)} %</summary>\n\n${text}\n\n</details>\n${end}`;

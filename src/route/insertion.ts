@@ -24,6 +24,8 @@ export function bestInRoute(
   out: InsertionChoice,
   blinkRate = 0,
   rand?: () => number,
+  /** Only positions cheaper than this are of interest (lets a cheap lower bound skip the rest). */
+  bound = Infinity,
 ): InsertionChoice {
   out.route = null;
   out.pos = -1;
@@ -34,9 +36,24 @@ export function bestInRoute(
   if (r.size + 1 > p.vMaxOrders[v]) return out;
   if (r.weight + p.oW[o] > p.vCapW[v] + EPS || r.volume + p.oV[o] > p.vCapV[v] + EPS) return out;
   const base = r.cost;
+  const c = sol.costs;
+  const byDistance = c.perDuration === 0;
+  const fixed = r.size === 0 ? c.perVehicle : 0;
+  const D = p.dist;
+  const T = p.dur;
+  const n = p.nLoc;
+  const L = p.oLoc[o];
+  const late = p.oLate[o] + EPS;
   for (let pos = 0; pos <= r.size; pos++) {
     if (blinkRate > 0 && rand !== undefined && rand() < blinkRate) continue;
-    // A window that closes before the prefix can possibly reach it stays closed further on.
+    const a = r.loc[pos];
+    // cannot reach o before its window closes, even leaving the prefix as early as possible
+    if (r.fE[pos] + r.fD[pos] - r.fT[pos] + T[a * n + L] > late) continue;
+    if (byDistance) {
+      const b = r.loc[pos + 1];
+      const lb = c.perDistance * (D[a * n + L] + D[L * n + b] - D[a * n + b]) + fixed;
+      if (lb >= out.delta || lb >= bound) continue;
+    }
     probe.prefix(r, pos).order(o).finishSuffix(r, pos + 1);
     if (!probe.feasible) continue;
     const delta = probe.cost - base;
@@ -64,7 +81,7 @@ export function bestInsertion(
   out.pos = -1;
   out.delta = Infinity;
   for (const r of routes) {
-    bestInRoute(sol, probe, o, r, tmp, blinkRate, rand);
+    bestInRoute(sol, probe, o, r, tmp, blinkRate, rand, out.delta);
     if (tmp.delta < out.delta) {
       out.delta = tmp.delta;
       out.pos = tmp.pos;

@@ -69,7 +69,9 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
   const problem = options.validate === false ? input : parseProblem(input);
   const iterations = options.iterations;
   const timeLimit = iterations === undefined ? (options.timeLimit ?? 1) : options.timeLimit;
-  const epochs = iterations !== undefined ? Math.max(1, Math.min(10, Math.floor(iterations / 250))) : Math.max(1, Math.min(30, Math.round((timeLimit ?? 1) / 0.5)));
+  // Epochs of at least ~2.5 s (or 2,000 iterations): every restart costs a local search and a
+  // reheated schedule, which short runs cannot pay back; below that the threads run independently.
+  const epochs = iterations !== undefined ? Math.max(1, Math.min(10, Math.floor(iterations / 2000))) : Math.max(1, Math.min(30, Math.floor((timeLimit ?? 1) / 2.5)));
   const deadline = timeLimit === undefined ? Infinity : started + timeLimit * 1000;
   const seed = options.seed ?? 1;
   const key = `${process.pid}-${++solveCounter}-${started}`;

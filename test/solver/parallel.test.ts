@@ -6,8 +6,8 @@ import { solomon } from '../helpers/problems.js';
 describe('solveParallel', () => {
   it('runs two worker threads, returns a feasible solution, reproducible under an iteration budget', async () => {
     const p = solomon('RC105');
-    const a = await solveParallel(p, { threads: 2, iterations: 600, seed: 4 });
-    const b = await solveParallel(p, { threads: 2, iterations: 600, seed: 4 });
+    const a = await solveParallel(p, { threads: 2, iterations: 4000, seed: 4 });
+    const b = await solveParallel(p, { threads: 2, iterations: 4000, seed: 4 });
     assertFeasible(p, a);
     expect(a.unassigned).toEqual([]);
     expect(a.routes.map((r) => r.stops.map((s) => s.orderId))).toEqual(b.routes.map((r) => r.stops.map((s) => s.orderId)));
