@@ -8,14 +8,15 @@ import { Swap } from './swap.js';
 import { TwoOpt } from './two-opt.js';
 import { TwoOptStar } from './two-opt-star.js';
 import { SwapStar } from './swap-star.js';
+import { CrossExchange } from './cross-exchange.js';
 
-export { Relocate, Swap, SwapStar, TwoOpt, TwoOptStar };
+export { CrossExchange, Relocate, Swap, SwapStar, TwoOpt, TwoOptStar };
 
 export function defaultOperators(): Operator[] {
   return [new Relocate(1), new Swap(), new TwoOptStar(), new Relocate(2), new Relocate(3), new TwoOpt()];
 }
 
-/** The fuller set for the exhaustive search on each new best: the defaults plus SWAP*. */
+/** The fuller set for the exhaustive search on each new best: the defaults, cross-exchange, SWAP*. */
 export function exhaustiveOperators(): Operator[] {
-  return [...defaultOperators(), new SwapStar()];
+  return [...defaultOperators(), new CrossExchange(2, 1), new CrossExchange(2, 2), new SwapStar()];
 }
