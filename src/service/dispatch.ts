@@ -1,7 +1,7 @@
 /**
  * The dispatch use cases (operations.md, Dispatch API): assign a vehicle to a route, start a
  * route, set a stop's status (the order follows, its history grows, `order.status_changed` is
- * announced after the commit, the route completes when every order stop is final), record vehicle
+ * announced inside the transaction so its webhook row commits with it, the route completes when every order stop is final), record vehicle
  * positions. Company-scoped; each change is one transaction.
  *
  * Transitions (decided here; the contract leaves them open):
@@ -24,7 +24,7 @@
 import type { Store } from '../store/store.js';
 import type { NewPosition, PositionRow, RouteRow, StopRow, StopStatus } from '../store/routes.js';
 import { FINAL_STOP_STATUSES } from '../store/routes.js';
-import type { Order, OrderStatus } from '../store/types.js';
+import type { OrderStatus } from '../store/types.js';
 import type { OrderService } from './orders.js';
 import { systemClock, type Clock } from './time.js';
 
@@ -112,8 +112,7 @@ export class DispatchService {
   }
 
   setStopStatus(companyId: number, stopId: number, status: SettableStopStatus, at: string = this.now()): StopChange {
-    let orderChange: { order: Order; previous: OrderStatus } | undefined;
-    const result = this.store.transaction((): StopChange => {
+    return this.store.transaction((): StopChange => {
       const found = this.store.routes.getStop(companyId, stopId);
       if (!found) throw notFound();
       const { stop, route } = found;
@@ -146,7 +145,8 @@ export class DispatchService {
         if (!moved.changed) {
           throw new DispatchError('conflict', `Order ${stop.order_id} is ${moved.previous}; it cannot become ${status}.`);
         }
-        orderChange = { order: moved.order, previous: moved.previous };
+        // Announced inside the transaction: the webhook outbox row commits with the change.
+        this.orders.emitStatusChanged(companyId, moved.order, moved.previous, at);
       }
       if (route.status === 'planned') this.store.routes.setStatus(route.id, 'active', at, { actual_start_at: at });
       if (final && this.store.routes.openOrderStops(route.id) === 0) {
@@ -158,8 +158,6 @@ export class DispatchService {
         changed: true,
       };
     });
-    if (orderChange) this.orders.emitStatusChanged(companyId, orderChange.order, orderChange.previous, at);
-    return result;
   }
 
   addPositions(companyId: number, vehicleId: number, positions: NewPosition[]): PositionRow[] {

@@ -79,6 +79,12 @@ export function bridgeEvents(options: {
     }
   };
   const add = (companyId: number, event: WebhookEvent, data: unknown) => {
+    // Emitted inside the change's own transaction (the dispatch API does): write the outbox row in
+    // it too, so the change and its webhook commit or vanish together.
+    if (store.db.inTransaction) {
+      dispatcher.publish(companyId, event, data);
+      return;
+    }
     pending.push({ companyId, event, data });
     if (!scheduled) {
       scheduled = true;
