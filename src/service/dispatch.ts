@@ -1,8 +1,9 @@
 /**
  * The dispatch use cases (operations.md, Dispatch API): assign a vehicle to a route, start a
  * route, set a stop's status (the order follows, its history grows, `order.status_changed` is
- * announced inside the transaction so its webhook row commits with it, the route completes when every order stop is final), record vehicle
- * positions. Company-scoped; each change is one transaction.
+ * announced inside the transaction so its webhook row commits with it, the route completes when
+ * every order stop is final), record vehicle positions. Company-scoped; each change is one
+ * transaction.
  *
  * Transitions (decided here; the contract leaves them open):
  * - Route: planned -> active (start, or the first stop status reported on a planned route);
