@@ -30,21 +30,25 @@ export function buildNeighbours(p: Problem, params: Partial<NeighbourParams> = {
   const n = p.nOrders;
   const k = Math.max(0, Math.min(kWanted, n - 1));
   const list = new Int32Array(n * k);
-  const prox = new Float64Array(n);
-  const idx = new Int32Array(n);
-  // Windows given as absent are huge; clamp them so wait/warp terms stay meaningful.
+  // bounded selection of the k smallest (sorted insertion into a small buffer): O(n k) worst case
+  const topP = new Float64Array(k + 1);
+  const topI = new Int32Array(k + 1);
   for (let i = 0; i < n; i++) {
     let m = 0;
     for (let j = 0; j < n; j++) {
       if (j === i) continue;
-      const a = directed(p, i, j, weightWait, weightTimeWarp);
-      const b = directed(p, j, i, weightWait, weightTimeWarp);
-      prox[j] = Math.min(a, b);
-      idx[m++] = j;
+      const x = Math.min(directed(p, i, j, weightWait, weightTimeWarp), directed(p, j, i, weightWait, weightTimeWarp));
+      if (m === k && (x > topP[k - 1] || (x === topP[k - 1] && j > topI[k - 1]))) continue;
+      let t = m < k ? m++ : k - 1;
+      while (t > 0 && (topP[t - 1] > x || (topP[t - 1] === x && topI[t - 1] > j))) {
+        topP[t] = topP[t - 1];
+        topI[t] = topI[t - 1];
+        t--;
+      }
+      topP[t] = x;
+      topI[t] = j;
     }
-    const cand = Array.from(idx.subarray(0, m));
-    cand.sort((x, y) => prox[x] - prox[y] || x - y);
-    for (let t = 0; t < k; t++) list[i * k + t] = cand[t];
+    for (let t = 0; t < k; t++) list[i * k + t] = topI[t];
   }
   return { k, list };
 }
