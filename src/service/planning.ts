@@ -13,6 +13,9 @@ import { haversineProvider, type MatrixProvider } from '../jobs/problem.js';
 import { JobService } from '../jobs/service.js';
 import { osrmMatrix } from '../matrix/osrm.js';
 import { SolverPool } from '../pool/pool.js';
+import type { JobRecord, PlanCommit } from '../jobs/ports.js';
+import { toJobView } from '../jobs/view.js';
+import type { Db } from '../store/db.js';
 import { SqlitePlanningStore } from '../store/planning.js';
 import type { Store } from '../store/store.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
@@ -51,28 +54,63 @@ export function matrixProvider(kind: 'haversine' | 'osrm', osrmUrl?: string): Ma
   return (points) => osrmMatrix(points, { url: osrmUrl });
 }
 
+/**
+ * The SQLite planning store that also writes the job layer's webhooks inside the transactions that
+ * make the changes: a plan's in_route changes and its `planning_job.finished` commit with the plan,
+ * a failed job's `planning_job.finished` with the failure. Nothing is lost between a commit and
+ * the outbox, even to a kill -9. (The job service still emits the events on its bus afterwards,
+ * for in-process listeners; the bridge then publishes none of them again.)
+ */
+export class OutboxPlanningStore extends SqlitePlanningStore {
+  constructor(
+    private readonly database: Db,
+    private readonly publish: (companyId: number, event: 'planning_job.finished' | 'order.status_changed', data: unknown) => void,
+  ) {
+    super(database);
+  }
+
+  override commitPlan(plan: PlanCommit) {
+    return this.database.transaction(() => {
+      const committed = super.commitPlan(plan);
+      for (const c of committed.changes) this.publish(plan.companyId, 'order.status_changed', c);
+      this.publish(plan.companyId, 'planning_job.finished', toJobView(committed.job));
+      return committed;
+    }).immediate();
+  }
+
+  override updateJob(jobId: number, change: { status: 'running' } | { status: 'failed'; error: string }, at: string): JobRecord {
+    if (change.status !== 'failed') return super.updateJob(jobId, change, at);
+    return this.database.transaction(() => {
+      const job = super.updateJob(jobId, change, at);
+      this.publish(job.companyId, 'planning_job.finished', toJobView(job));
+      return job;
+    }).immediate();
+  }
+}
+
 export function createPlanningRuntime(options: PlanningRuntimeOptions): PlanningRuntime {
   const log = options.log;
   const bus = new EventBus((error, event) => log?.error({ err: error, event: event.event }, 'event handler failed'));
   const pool = new SolverPool({ threads: options.workers });
+  const dispatcher = createWebhookDispatcher(options.store, {
+    timeoutMs: options.webhookTimeoutMs,
+    retryDelaysMs: options.webhookRetryDelaysMs,
+    log,
+  });
   const jobs = new JobService({
-    store: new SqlitePlanningStore(options.store.db),
+    store: new OutboxPlanningStore(options.store.db, (companyId, event, data) => dispatcher.publish(companyId, event, data)),
     pool,
     events: bus,
     matrix: matrixProvider(options.matrix ?? 'haversine', options.osrmUrl),
     timeBudgetSec: options.jobTimeLimitSec ?? 3,
     onError: (error, jobId) => log?.error({ err: error, job_id: jobId }, 'planning job could not be written'),
   });
-  const dispatcher = createWebhookDispatcher(options.store, {
-    timeoutMs: options.webhookTimeoutMs,
-    retryDelaysMs: options.webhookRetryDelaysMs,
-    log,
-  });
   let bridge: EventBridge | undefined = bridgeEvents({
     store: options.store,
     dispatcher,
     serviceEvents: options.events,
     bus,
+    busPublishedInStore: true,
     onError: (error) => log?.error({ err: error }, 'webhook outbox write failed'),
   });
   bus.on('planning_job.finished', (e) =>

@@ -59,9 +59,13 @@ export function bridgeEvents(options: {
   dispatcher: WebhookDispatcher;
   serviceEvents: ServiceEvents;
   bus?: EventBus;
+  /** The job layer's events were already written to the outbox inside their own transactions
+   *  (OutboxPlanningStore): forward its order changes to ServiceEvents, publish nothing of it. */
+  busPublishedInStore?: boolean;
   onError?: (error: unknown) => void;
 }): EventBridge {
   const { store, dispatcher, serviceEvents, bus } = options;
+  let forwarding = false;
   let pending: Array<{ companyId: number; event: WebhookEvent; data: unknown }> = [];
   let scheduled = false;
 
@@ -92,15 +96,23 @@ export function bridgeEvents(options: {
     }
   };
 
-  const onStatus = (e: OrderStatusChanged) => add(e.company_id, 'order.status_changed', orderData(e));
+  const onStatus = (e: OrderStatusChanged) => {
+    if (!forwarding) add(e.company_id, 'order.status_changed', orderData(e));
+  };
   serviceEvents.on('order.status_changed', onStatus);
   const offs: Array<() => void> = [];
   if (bus) {
-    offs.push(bus.on('planning_job.finished', (e) => add(e.companyId, 'planning_job.finished', e.data)));
+    const inStore = options.busPublishedInStore === true;
+    if (!inStore) offs.push(bus.on('planning_job.finished', (e) => add(e.companyId, 'planning_job.finished', e.data)));
     offs.push(
-      bus.on('order.status_changed', (e) =>
-        serviceEvents.emit('order.status_changed', { company_id: e.companyId, ...e.data, previous_status: e.data.previous_status }),
-      ),
+      bus.on('order.status_changed', (e) => {
+        forwarding = inStore;
+        try {
+          serviceEvents.emit('order.status_changed', { company_id: e.companyId, ...e.data });
+        } finally {
+          forwarding = false;
+        }
+      }),
     );
   }
   return {

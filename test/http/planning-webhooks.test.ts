@@ -3,6 +3,7 @@
  * makes them (store.webhooks), the real dispatcher and outbox, a real local receiver.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { OutboxPlanningStore } from '../../src/service/planning.js';
 import { verifySignature } from '../../src/webhooks/signature.js';
 import { INTERNAL, makeWorld, PUBLIC, type World } from '../e2e/world.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -65,6 +66,40 @@ describe('webhooks from the service', () => {
     expect(new Set(got.map((b) => b.id)).size).toBe(got.length);
     expect(theirs.received).toEqual([]);
     await theirs.close();
+  });
+
+  it('the planning store writes the webhooks inside the plan\'s transaction: all or nothing', async () => {
+    receiver = await startWebhookReceiver();
+    w = await makeWorld();
+    w.store.webhooks.create({ company_id: w.company.id, url: receiver.url, events: ['planning_job.finished', 'order.status_changed'] }, new Date().toISOString());
+    const published: string[] = [];
+    const store = new OutboxPlanningStore(w.store.db, (companyId, event, data) => {
+      published.push(event);
+      w!.runtime.dispatcher.publish(companyId, event, data);
+    });
+    const rows = () => (w!.store.db.prepare('SELECT COUNT(*) AS n FROM webhook_deliveries').get() as { n: number }).n;
+    const at = new Date().toISOString();
+    const [id] = await w.addOrders(w.someOrders(1, 'TX'));
+    const order = store.getOrdersByIds(w.company.id, [id!])[0]!;
+    const stop = (position: number, stopType: 'start_depot' | 'order' | 'end_depot') => ({
+      position, stopType, orderId: stopType === 'order' ? order.id : null, orderExternalId: stopType === 'order' ? order.externalId : null,
+      warehouseId: stopType === 'order' ? null : w!.warehouse.id, address: 'x', lat: 52.47, lon: 13.4, plannedArrivalAt: at, plannedDepartureAt: at,
+    });
+    const route = {
+      jobId: 0, companyId: w.company.id, vehicleId: w.vehicles[0]!.id, name: 'r', date: '2026-12-01', plannedMileageKm: 1, plannedDurationMin: 1,
+      totalWeightKg: 1, totalVolumeM3: 0, stops: [stop(1, 'start_depot'), stop(2, 'order'), stop(3, 'end_depot')],
+    };
+    const job = store.createJob(w.company.id, { order_ids: [order.id], vehicle_ids: [], warehouse_id: null }, at);
+    const before = rows();
+    store.commitPlan({ jobId: job.id, companyId: w.company.id, at, routes: [{ ...route, jobId: job.id }], unassigned: [] });
+    expect(rows() - before).toBe(2); // in_route + planning_job.finished, before any other code ran
+    // a second plan over the same order fails inside the transaction: no route, no webhook
+    const second = store.createJob(w.company.id, { order_ids: [order.id], vehicle_ids: [], warehouse_id: null }, at);
+    expect(() => store.commitPlan({ jobId: second.id, companyId: w!.company.id, at, routes: [{ ...route, jobId: second.id, vehicleId: w!.vehicles[1]!.id }], unassigned: [] })).toThrow(/not in status new/);
+    expect(rows() - before).toBe(2);
+    store.updateJob(second.id, { status: 'failed', error: 'x' }, at);
+    expect(rows() - before).toBe(3);
+    expect(published).toEqual(['order.status_changed', 'planning_job.finished', 'planning_job.finished']);
   });
 
   it('a subscription to one event gets only that event', async () => {
