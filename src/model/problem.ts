@@ -167,6 +167,15 @@ export interface CostModel {
   perVehicle: number;
   /** Penalty per unassigned order: above any routing cost, so serving more always wins. */
   perUnassigned: number;
+  /**
+   * Infeasible search: when set, broken time windows, loads and limits cost a penalty instead of
+   * forbidding the move (the metaheuristic adapts the weights; the returned solution is feasible).
+   */
+  penalised: boolean;
+  /** Per unit of time warp, of excess duration and of excess distance. */
+  penaltyTime: number;
+  /** Per unit of excess weight plus excess volume. */
+  penaltyLoad: number;
 }
 
 export function costModel(p: Problem, objective: Objective = 'distance'): CostModel {
@@ -187,5 +196,8 @@ export function costModel(p: Problem, objective: Objective = 'distance'): CostMo
     perDuration: objective === 'duration' ? 1 : 0,
     perVehicle,
     perUnassigned: bound + perVehicle * (p.nVehicles + 1),
+    penalised: false,
+    penaltyTime: 1,
+    penaltyLoad: 1,
   };
 }

@@ -34,10 +34,11 @@ export function bestInRoute(
   const v = r.vehicle;
   if (!sol.compatible(o, r)) return out;
   if (r.size + 1 > p.vMaxOrders[v]) return out;
-  if (r.weight + p.oW[o] > p.vCapW[v] + EPS || r.volume + p.oV[o] > p.vCapV[v] + EPS) return out;
-  const base = r.cost;
   const c = sol.costs;
-  const byDistance = c.perDuration === 0;
+  const strict = !c.penalised;
+  if (strict && (r.weight + p.oW[o] > p.vCapW[v] + EPS || r.volume + p.oV[o] > p.vCapV[v] + EPS)) return out;
+  const base = r.cost;
+  const byDistance = c.perDuration === 0 && r.penalty === 0;
   const fixed = r.size === 0 ? c.perVehicle : 0;
   const D = p.dist;
   const T = p.dur;
@@ -48,7 +49,7 @@ export function bestInRoute(
     if (blinkRate > 0 && rand !== undefined && rand() < blinkRate) continue;
     const a = r.loc[pos];
     // cannot reach o before its window closes, even leaving the prefix as early as possible
-    if (r.fE[pos] + r.fD[pos] - r.fT[pos] + T[a * n + L] > late) continue;
+    if (strict && r.fE[pos] + r.fD[pos] - r.fT[pos] + T[a * n + L] > late) continue;
     if (byDistance) {
       const b = r.loc[pos + 1];
       const lb = c.perDistance * (D[a * n + L] + D[L * n + b] - D[a * n + b]) + fixed;

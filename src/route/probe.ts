@@ -24,6 +24,8 @@ export class RouteProbe {
   vehicle = 0;
   /** Set by `finish*`. */
   cost = 0;
+  /** The penalty part of `cost` (infeasible search only). */
+  penalty = 0;
   feasible = false;
   private readonly n: number;
 
@@ -151,10 +153,20 @@ export class RouteProbe {
     const c = this.costs;
     if (this.cnt === 0) {
       this.cost = 0;
+      this.penalty = 0;
       this.feasible = true;
       return this;
     }
     this.cost = c.perDistance * this.dist + c.perDuration * this.d + c.perVehicle;
+    if (c.penalised) {
+      this.penalty =
+        c.penaltyTime * (this.tw + Math.max(0, this.d - p.vMaxDur[v]) + Math.max(0, this.dist - p.vMaxDist[v])) +
+        c.penaltyLoad * (Math.max(0, this.w - p.vCapW[v]) + Math.max(0, this.vol - p.vCapV[v]));
+      this.cost += this.penalty;
+      this.feasible = this.dist < ROADLESS && this.cnt <= p.vMaxOrders[v];
+      return this;
+    }
+    this.penalty = 0;
     this.feasible =
       this.tw <= EPS &&
       this.w <= p.vCapW[v] + EPS &&

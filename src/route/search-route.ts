@@ -38,6 +38,8 @@ export class SearchRoute {
   weight = 0;
   volume = 0;
   cost = 0;
+  /** The penalty part of `cost` (infeasible search only; 0 when the route is feasible). */
+  penalty = 0;
   /** Bumped on every change; lets the search skip pairs of routes unchanged since last tested. */
   version = 0;
 
@@ -241,7 +243,30 @@ export class SearchRoute {
     this.volume = this.cumV[k];
     const c = this.costs;
     this.cost = k === 0 ? 0 : c.perDistance * this.distance + c.perDuration * this.duration + c.perVehicle;
+    this.penalty = 0;
+    if (c.penalised && k > 0) {
+      this.penalty =
+        c.penaltyTime * (this.timeWarp + Math.max(0, this.duration - p.vMaxDur[v]) + Math.max(0, this.distance - p.vMaxDist[v])) +
+        c.penaltyLoad * (Math.max(0, this.weight - p.vCapW[v]) + Math.max(0, this.volume - p.vCapV[v]));
+      this.cost += this.penalty;
+    }
     this.version++;
+  }
+
+  /** Recomputes cost and penalty after the cost weights changed (the route itself did not). */
+  recost(): void {
+    const p = this.p;
+    const v = this.vehicle;
+    const c = this.costs;
+    const k = this.size;
+    this.cost = k === 0 ? 0 : c.perDistance * this.distance + c.perDuration * this.duration + c.perVehicle;
+    this.penalty = 0;
+    if (c.penalised && k > 0) {
+      this.penalty =
+        c.penaltyTime * (this.timeWarp + Math.max(0, this.duration - p.vMaxDur[v]) + Math.max(0, this.distance - p.vMaxDist[v])) +
+        c.penaltyLoad * (Math.max(0, this.weight - p.vCapW[v]) + Math.max(0, this.volume - p.vCapV[v]));
+      this.cost += this.penalty;
+    }
   }
 
   /** Whether the route as cached breaks no constraint. */

@@ -140,7 +140,7 @@ export class LocalSearch {
     const probe = this.probe;
     const c = sol.costs;
     const p = sol.p;
-    if (c.perDuration === 0 && p.singleDepot) {
+    if (c.perDuration === 0 && p.singleDepot && r.penalty === 0) {
       // lower bound: a new route costs at least its vehicle and the depot round trip
       const D = p.dist;
       const n = p.nLoc;

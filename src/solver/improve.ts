@@ -1,8 +1,12 @@
 /**
  * The improvement phase: an iterated local search. Each iteration ruins and recreates part of the
  * current solution (SISR strings), runs the granular local search on what changed, and accepts the
- * result by simulated annealing (a threshold that cools with the budget used); every new best is
- * kept. Only changed routes are copied or restored, so an iteration costs little beyond its moves.
+ * result by simulated annealing (a threshold that cools with the budget used). The search may
+ * cross infeasible space: broken windows, loads and limits cost adaptive penalties steered towards
+ * a target share of feasible candidates; only feasible solutions become the best, and each new
+ * best gets an exhaustive local search (all neighbours, cross-exchange, SWAP*). Under the
+ * vehicles objective it also tries to empty the smallest route. Only changed routes are copied or
+ * restored, so an iteration costs little beyond its moves.
  */
 import type { Objective } from '../model/input.js';
 import type { SearchSolution } from '../route/search-solution.js';
@@ -25,6 +29,12 @@ export interface ImproveContext {
   lsNeighbours?: number;
   /** Run the local search after a recreate only when it lands within this share of the current cost. */
   lsWithin?: number;
+  /** Infeasible search with adaptive penalties (default on). */
+  penalties?: boolean;
+  /** Share of feasible candidates the penalty weights steer towards. */
+  targetFeasible?: number;
+  /** Starting penalty weight, in units of the average arc cost per unit of violation. */
+  initialPenalty?: number;
 }
 
 /** Keeps a copy of each route and the version it was copied at. */
@@ -92,6 +102,36 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
   let attemptBudget = Math.max(200, 4 * sol.p.nOrders);
   let nextAttempt = 0;
   let failures = 0;
+
+  // Infeasible search: broken windows, loads and limits are paid for, not forbidden; the weights
+  // rise when too few candidates are feasible and fall when almost all are. Only feasible
+  // solutions become the best.
+  const costs = sol.costs;
+  // Only when everything is served: on an over-full instance the penalties would keep every order
+  // inserted and the search would never see a feasible solution again.
+  const penalties = (ctx.penalties ?? true) && sol.unassignedCount() === 0;
+  const target = ctx.targetFeasible ?? 0.65;
+  let loadSum = 0;
+  for (let o = 0; o < sol.p.nOrders; o++) loadSum += sol.p.oW[o] + sol.p.oV[o];
+  const loadScale = loadSum > 0 ? (avgArc * sol.p.nOrders) / loadSum : 1;
+  const timeScale = costs.perDistance + costs.perDuration;
+  let weight = ctx.initialPenalty ?? 10;
+  const setPenalised = (on: boolean) => {
+    costs.penalised = on;
+    costs.penaltyTime = weight * timeScale;
+    costs.penaltyLoad = weight * loadScale;
+    for (const r of sol.routes) r.recost();
+  };
+  const allFeasible = () => {
+    for (const r of sol.routes) if (!r.feasible()) return false;
+    return true;
+  };
+  let feasibleSeen = 0;
+  let seen = 0;
+  if (penalties) setPenalised(true);
+  currentCost = sol.cost();
+  let currentFeasible = true;
+
   while (!stop.done()) {
     stop.iterations++;
     if (minimiseFleet && attemptLeft === 0 && stop.iterations >= nextAttempt && currentUnassigned === 0 && sol.usedVehicles() > 1) {
@@ -106,13 +146,14 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
     }
     if (attemptLeft > 0) {
       attemptLeft--;
-      if (currentUnassigned === 0) {
+      if (currentUnassigned === 0 && currentFeasible) {
         // success: the smaller fleet stands (it is already the best by cost)
         attemptLeft = 0;
         sol.allowNewRoutes = true;
         nextAttempt = stop.iterations + 1;
       } else if (attemptLeft === 0) {
         sol.restore(best);
+        if (penalties) setPenalised(true);
         current.resync();
         ls.touchAll();
         currentCost = sol.cost();
@@ -132,17 +173,24 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
       ls.run(lsEnvInner);
       cost = sol.cost();
     }
+    const feasibleNow = !penalties || allFeasible();
+    seen++;
+    if (feasibleNow) feasibleSeen++;
     const progress = stop.progress();
     const temperature = t0 * Math.pow(t1 / t0, progress);
     if (cost < currentCost - 1e-9 || cost < currentCost - temperature * Math.log(rng.next())) {
       current.save();
       currentCost = cost;
       currentUnassigned = sol.unassignedCount();
-      if (cost < bestCost - 1e-9) {
-        // exhaustive local search on each new best: all neighbours, SWAP* too
+      currentFeasible = feasibleNow;
+      if (feasibleNow && cost < bestCost - 1e-9) {
+        // exhaustive local search on each new best, in feasible space: all neighbours, SWAP* too
+        if (penalties) setPenalised(false);
         deep.touchAll();
-        if (deep.run(lsEnv)) {
-          cost = sol.cost();
+        const improved = deep.run(lsEnv);
+        if (penalties) setPenalised(true);
+        cost = sol.cost();
+        if (improved) {
           current.save();
           currentCost = cost;
         }
@@ -152,7 +200,19 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
     } else {
       current.restore((i) => ls.touch(i));
     }
+    if (penalties && seen >= 50) {
+      const share = feasibleSeen / seen;
+      const before = weight;
+      if (share < target - 0.05) weight = Math.min(1e4, weight * 2);
+      else if (share > target + 0.05) weight = Math.max(1e-3, weight * 0.9);
+      seen = feasibleSeen = 0;
+      if (weight !== before) {
+        setPenalised(true);
+        currentCost = sol.cost();
+      }
+    }
   }
+  if (penalties) setPenalised(false);
   sol.allowNewRoutes = true;
   sol.restore(best);
 }

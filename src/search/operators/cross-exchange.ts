@@ -37,13 +37,15 @@ export class CrossExchange extends BaseOperator {
       const dd =
         D[R[i - 1] * n + S[j]] + D[S[je] * n + R[ie + 1]] - D[R[i - 1] * n + R[i]] - D[R[ie] * n + R[ie + 1]] +
         D[S[j - 1] * n + R[i]] + D[R[ie] * n + S[je + 1]] - D[S[j - 1] * n + S[j]] - D[S[je] * n + S[je + 1]];
-      if (distanceBound(sol, dd, 0) >= limit) return Infinity;
+      if (distanceBound(sol, dd, 0, r, s) >= limit) return Infinity;
     }
     if (!rangeCompatible(sol, r, i, ie, s.vehicle) || !rangeCompatible(sol, s, j, je, r.vehicle)) return Infinity;
     const dw = s.cumW[je] - s.cumW[j - 1] - (r.cumW[ie] - r.cumW[i - 1]);
     const dv = s.cumV[je] - s.cumV[j - 1] - (r.cumV[ie] - r.cumV[i - 1]);
-    if (r.weight + dw > p.vCapW[r.vehicle] + EPS || r.volume + dv > p.vCapV[r.vehicle] + EPS) return Infinity;
-    if (s.weight - dw > p.vCapW[s.vehicle] + EPS || s.volume - dv > p.vCapV[s.vehicle] + EPS) return Infinity;
+    if (!sol.costs.penalised) {
+      if (r.weight + dw > p.vCapW[r.vehicle] + EPS || r.volume + dv > p.vCapV[r.vehicle] + EPS) return Infinity;
+      if (s.weight - dw > p.vCapW[s.vehicle] + EPS || s.volume - dv > p.vCapV[s.vehicle] + EPS) return Infinity;
+    }
     this.probes(sol);
     const a = this.a;
     a.prefix(r, i - 1).range(s, j, je).finishSuffix(r, ie + 1);

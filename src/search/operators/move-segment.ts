@@ -36,14 +36,14 @@ export function evalMoveSegment(
     const sq = s.loc[q];
     const sq1 = s.loc[q + 1];
     const dd = D[prevI * n + nextJ] - D[prevI * n + first] - D[last * n + nextJ] + D[sq * n + first] + D[last * n + sq1] - D[sq * n + sq1];
-    if (distanceBound(sol, dd, r !== s && s.size === 0 ? 1 : 0) >= limit) return Infinity;
+    if (distanceBound(sol, dd, r !== s && s.size === 0 ? 1 : 0, r, s) >= limit) return Infinity;
   }
   if (r !== s) {
     if (!rangeCompatible(sol, r, i, j, s.vehicle)) return Infinity;
     const v = s.vehicle;
     const w = r.cumW[j] - r.cumW[i - 1];
     const vol = r.cumV[j] - r.cumV[i - 1];
-    if (s.weight + w > p.vCapW[v] + EPS || s.volume + vol > p.vCapV[v] + EPS) return Infinity;
+    if (!sol.costs.penalised && (s.weight + w > p.vCapW[v] + EPS || s.volume + vol > p.vCapV[v] + EPS)) return Infinity;
     if (s.size + len > p.vMaxOrders[v]) return Infinity;
     b.prefix(s, q).range(r, i, j).finishSuffix(s, q + 1);
     if (!b.feasible) return Infinity;

@@ -150,7 +150,7 @@ export class SwapStar extends BaseOperator {
     let best = Infinity;
     for (let c = 0; c < CANDIDATES; c++) {
       if (this.candD[c] === Infinity) break;
-      if (limit !== Infinity && sol.costs.perDuration === 0 && sol.costs.perDistance * this.candD[c] >= limit) break;
+      if (limit !== Infinity && sol.costs.perDuration === 0 && r.penalty === 0 && s.penalty === 0 && sol.costs.perDistance * this.candD[c] >= limit) break;
       const i = this.candU[c];
       const j = this.candV[c];
       const a = this.a;

@@ -20,14 +20,16 @@ export class Swap extends BaseOperator {
       const pu = r.loc[i - 1], lu = r.loc[i], nu = r.loc[i + 1];
       const pv = s.loc[j - 1], lv = s.loc[j], nv = s.loc[j + 1];
       const dd = D[pu * n + lv] + D[lv * n + nu] - D[pu * n + lu] - D[lu * n + nu] + D[pv * n + lu] + D[lu * n + nv] - D[pv * n + lv] - D[lv * n + nv];
-      if (distanceBound(sol, dd, 0) >= limit) return Infinity;
+      if (distanceBound(sol, dd, 0, r, s) >= limit) return Infinity;
     }
     if (r !== s) {
       if (!sol.compatible(u, s) || !sol.compatible(v, r)) return Infinity;
       const dw = p.oW[v] - p.oW[u];
       const dv = p.oV[v] - p.oV[u];
-      if (r.weight + dw > p.vCapW[r.vehicle] + 1e-6 || r.volume + dv > p.vCapV[r.vehicle] + 1e-6) return Infinity;
-      if (s.weight - dw > p.vCapW[s.vehicle] + 1e-6 || s.volume - dv > p.vCapV[s.vehicle] + 1e-6) return Infinity;
+      if (!sol.costs.penalised) {
+        if (r.weight + dw > p.vCapW[r.vehicle] + 1e-6 || r.volume + dv > p.vCapV[r.vehicle] + 1e-6) return Infinity;
+        if (s.weight - dw > p.vCapW[s.vehicle] + 1e-6 || s.volume - dv > p.vCapV[s.vehicle] + 1e-6) return Infinity;
+      }
       a.prefix(r, i - 1).order(v).finishSuffix(r, i + 1);
       if (!a.feasible) return Infinity;
       const b = this.b;

@@ -28,7 +28,7 @@ export class TwoOptStar extends BaseOperator {
         i < r.size
           ? s.cumDist[j - 1] + D[s.loc[j - 1] * n + r.loc[i + 1]] + r.cumDist[r.size] - r.cumDist[i + 1] + D[r.loc[r.size] * n + endS]
           : s.cumDist[j - 1] + D[s.loc[j - 1] * n + endS];
-      if (distanceBound(sol, newR + newS - r.distance - s.distance, 0) >= limit) return Infinity;
+      if (distanceBound(sol, newR + newS - r.distance - s.distance, 0, r, s) >= limit) return Infinity;
     }
     if (!rangeCompatible(sol, s, j, s.size, r.vehicle) || !rangeCompatible(sol, r, i + 1, r.size, s.vehicle)) return Infinity;
     const a = this.a;

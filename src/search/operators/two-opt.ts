@@ -25,7 +25,7 @@ export class TwoOpt extends BaseOperator {
       const n = p.nLoc;
       const L = r.loc;
       const dd = D[L[x] * n + L[y]] + D[L[x + 1] * n + L[y + 1]] - D[L[x] * n + L[x + 1]] - D[L[y] * n + L[y + 1]];
-      if (distanceBound(sol, dd, 0) >= limit) return Infinity;
+      if (distanceBound(sol, dd, 0, r) >= limit) return Infinity;
     }
     const a = this.a;
     a.prefix(r, x).reversed(r, x + 1, y).finishSuffix(r, y + 1);
