@@ -29,6 +29,26 @@ describe('solve', () => {
     expect(a.distance).toBe(b.distance);
   });
 
+  it('answers with a full feasible solution even when the deadline has already passed', () => {
+    const p = solomon('R105');
+    let t = 0;
+    const clock = () => (t += 1000); // every reading is a second later: the deadline is gone at once
+    const r = solve(p, { timeLimit: 0.5, seed: 1 }, { now: clock });
+    assertFeasible(p, r);
+    expect(r.unassigned).toEqual([]);
+    expect(r.stats.iterations).toBe(0);
+  });
+
+  it('stops at the deadline read from the injected clock', () => {
+    const p = solomon('C201');
+    let t = 0;
+    const clock = () => (t += 1); // 1 ms per reading
+    const r = solve(p, { timeLimit: 0.2, seed: 1 }, { now: clock });
+    assertFeasible(p, r);
+    expect(r.stats.iterations).toBeGreaterThan(0);
+    expect(r.stats.elapsedMs).toBeLessThan(400);
+  });
+
   it('minimises the fleet under the vehicles objective', () => {
     const p = solomon('R201');
     const byDistance = solve(p, { iterations: 1500, seed: 2 });
