@@ -37,6 +37,15 @@ export interface ImproveContext {
   initialPenalty?: number;
 }
 
+/** The exhaustive local search may spend at most this share of the main search's evaluations. */
+const DEEP_SHARE = 0.1;
+
+function evaluations(ls: LocalSearch): number {
+  let e = 0;
+  for (const op of ls.operators) e += op.evaluations;
+  return e;
+}
+
 /** Keeps a copy of each route and the version it was copied at. */
 class RouteCopies {
   orders: number[][];
@@ -184,10 +193,12 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
       currentUnassigned = sol.unassignedCount();
       currentFeasible = feasibleNow;
       if (feasibleNow && cost < bestCost - 1e-9) {
-        // exhaustive local search on each new best, in feasible space: all neighbours, SWAP* too
+        // exhaustive local search on new bests, in feasible space: all neighbours, SWAP* too, on
+        // the routes changed since its last run. Its work (counted in move evaluations, so runs
+        // stay reproducible) is held to a share of the main search's, or on large instances,
+        // where new bests come every iteration, it would eat the budget.
         if (penalties) setPenalised(false);
-        deep.touchAll();
-        const improved = deep.run(lsEnv);
+        const improved = evaluations(deep) <= DEEP_SHARE * evaluations(ls) ? deep.run(lsEnv) : false;
         if (penalties) setPenalised(true);
         cost = sol.cost();
         if (improved) {
