@@ -18,6 +18,13 @@ describe('delivery-planner solve', () => {
     expect(typeof out.elapsed_ms).toBe('number');
   });
 
+  it('runs on two worker threads with --threads 2', () => {
+    const r = runCli(['solve', 'data/solomon/C201.txt', '--rounding', 'trunc1', '--iterations', '100', '--threads', '2']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.routes.flatMap((x: { stops: string[] }) => x.stops)).toHaveLength(100);
+  });
+
   it('reads JSON problems and writes --out', () => {
     const dir = mkdtempSync(join(tmpdir(), 'dp-'));
     const file = join(dir, 'p.json');
