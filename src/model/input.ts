@@ -85,7 +85,10 @@ export type Objective = 'distance' | 'duration' | 'vehicles';
 export interface SolveOptions {
   /** Wall-clock limit in seconds; hard: the best solution so far comes back at the deadline. */
   timeLimit?: number;
-  /** Iteration budget; with a seed it makes runs reproducible regardless of machine speed. */
+  /**
+   * Iteration budget; with a seed it makes runs reproducible regardless of machine speed. Without
+   * either `timeLimit` or `iterations`, `solve` runs 1,000 iterations.
+   */
   iterations?: number;
   seed?: number;
   /** `distance` (default), `duration`, or `vehicles` (fewest vehicles first, then distance). */

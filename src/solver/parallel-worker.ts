@@ -5,7 +5,7 @@
  */
 import type { ProblemInput, SolveOptions, SolveResult } from '../model/input.js';
 import { buildProblem, type Problem } from '../model/problem.js';
-import { solveProblem } from './solve.js';
+import { DEFAULT_ITERATIONS, solveProblem } from './solve.js';
 import { Stop } from './stop.js';
 
 export interface EpochTask {
@@ -22,7 +22,7 @@ export default function runEpoch(task: EpochTask): SolveResult {
   const now = () => globalThis.performance.now();
   let limitMs = task.options.timeLimit === undefined ? undefined : task.options.timeLimit * 1000;
   if (task.deadline !== undefined) limitMs = Math.max(1, Math.min(limitMs ?? Infinity, task.deadline - Date.now()));
-  const stop = new Stop(now, limitMs, task.options.iterations);
+  const stop = new Stop(now, limitMs, task.options.iterations ?? (limitMs === undefined ? DEFAULT_ITERATIONS : undefined));
   if (cached === null || cached.key !== task.key) cached = { key: task.key, problem: buildProblem(task.problem) };
   return solveProblem(cached.problem, task.options, stop);
 }

@@ -18,6 +18,9 @@ import { buildResult } from './result.js';
 import { Rng } from './rng.js';
 import { Stop, type Clock } from './stop.js';
 
+/** The budget when a call gives neither `timeLimit` nor `iterations`. */
+export const DEFAULT_ITERATIONS = 1000;
+
 export interface SolveEnv {
   /** Milliseconds, monotonic. Defaults to performance.now(). */
   now?: Clock;
@@ -25,7 +28,9 @@ export interface SolveEnv {
 
 export function solve(input: ProblemInput, options: SolveOptions = {}, env: SolveEnv = {}): SolveResult {
   const now: Clock = env.now ?? (() => globalThis.performance.now());
-  const stop = new Stop(now, options.timeLimit === undefined ? undefined : options.timeLimit * 1000, options.iterations);
+  // Neither a time limit nor an iteration budget: a fixed budget, so the call always returns.
+  const iterations = options.iterations ?? (options.timeLimit === undefined ? DEFAULT_ITERATIONS : undefined);
+  const stop = new Stop(now, options.timeLimit === undefined ? undefined : options.timeLimit * 1000, iterations);
   const valid = options.validate === false ? input : parseProblem(input);
   const p = buildProblem(valid);
   return solveProblem(p, options, stop);

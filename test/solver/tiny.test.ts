@@ -46,3 +46,12 @@ describe('tiny hand-checked instances', () => {
     expect(r.routes.map((x) => x.stops[0].load.weight)).toEqual([6, 6]); // after the first drop
   });
 });
+
+describe('default budget', () => {
+  it('returns without a time limit or an iteration budget', () => {
+    const p = load('capacity');
+    const r = solve(p);
+    assertFeasible(p, r);
+    expect(r.stats.iterations).toBe(1000);
+  });
+});
