@@ -12,10 +12,10 @@ import {
   type CreateInput,
   type FieldErrors,
 } from './order-schema.js';
-import { methodNotAllowed, queryOf } from './request.js';
+import { methodNotAllowed, pageAnswer, queryOf, readPage } from './request.js';
 
-export const PAGE_SIZE_DEFAULT = 50;
-export const PAGE_SIZE_MAX = 200;
+
+export { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './request.js';
 export const BULK_MAX = 500;
 
 function orderId(request: FastifyRequest): number {
@@ -24,13 +24,6 @@ function orderId(request: FastifyRequest): number {
   return Number(raw);
 }
 
-function positiveInt(name: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined) return fallback;
-  if (!/^\s*\d{1,9}\s*$/.test(raw) || Number(raw) < 1) {
-    throw new HttpError(400, { [name]: ['A valid positive integer is required.'] });
-  }
-  return Number(raw);
-}
 
 export function registerOrderRoutes(app: FastifyInstance, orders: OrderService): void {
   const read = { scope: 'orders:read' as const };
@@ -61,41 +54,16 @@ export function registerOrderRoutes(app: FastifyInstance, orders: OrderService):
     if (query.status !== undefined && !(ORDER_STATUSES as readonly string[]).includes(query.status)) {
       errors.status = [`Select a valid choice. "${query.status.slice(0, 64)}" is not one of ${ORDER_STATUSES.join(', ')}.`];
     }
-    let page = 1;
-    let pageSize = PAGE_SIZE_DEFAULT;
-    try {
-      page = positiveInt('page', query.page, 1);
-    } catch (e) {
-      Object.assign(errors, (e as HttpError).body);
-    }
-    try {
-      pageSize = Math.min(positiveInt('page_size', query.page_size, PAGE_SIZE_DEFAULT), PAGE_SIZE_MAX);
-    } catch (e) {
-      Object.assign(errors, (e as HttpError).body);
-    }
+    const page = readPage(errors, query);
     if (Object.keys(errors).length > 0) throw new HttpError(400, errors);
     const { count, rows } = orders.list(company, {
       status: query.status as OrderStatus | undefined,
       external_id: query.external_id,
-      limit: pageSize,
-      offset: (page - 1) * pageSize,
+      limit: page.limit,
+      offset: page.offset,
     });
-    const lastPage = Math.max(1, Math.ceil(count / pageSize));
-    if (page > lastPage) throw new HttpError(404, { detail: 'Invalid page.' });
-    const link = (p: number) => {
-      const params = new URLSearchParams();
-      if (query.status !== undefined) params.set('status', query.status);
-      if (query.external_id !== undefined) params.set('external_id', query.external_id);
-      params.set('page', String(p));
-      params.set('page_size', String(pageSize));
-      return `${request.protocol}://${request.host}/api/public/v1/orders/?${params.toString()}`;
-    };
-    return {
-      count,
-      next: page < lastPage ? link(page + 1) : null,
-      previous: page > 1 ? link(page - 1) : null,
-      results: rows.map(serializeOrder),
-    };
+    const filters = { status: query.status, external_id: query.external_id };
+    return pageAnswer(request, '/api/public/v1/orders/', filters, page, count, rows.map(serializeOrder));
   });
   methodNotAllowed(app, '/orders/', ['GET', 'POST']);
 

@@ -32,3 +32,59 @@ export function methodNotAllowed(app: FastifyInstance, url: string, allowed: HTT
     },
   });
 }
+
+/** Lists are paginated alike (orders 4.3, routes 4.8): page from 1, page_size default 50, max 200. */
+export const PAGE_SIZE_DEFAULT = 50;
+export const PAGE_SIZE_MAX = 200;
+
+export interface PageRequest {
+  page: number;
+  pageSize: number;
+  limit: number;
+  offset: number;
+}
+
+function positiveInt(errors: Record<string, string[]>, name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^\s*\d{1,9}\s*$/.test(raw) || Number(raw) < 1) {
+    errors[name] = ['A valid positive integer is required.'];
+    return fallback;
+  }
+  return Number(raw);
+}
+
+/** `page` and `page_size` of a list request; a bad value adds its message to `errors`. */
+export function readPage(errors: Record<string, string[]>, query: Record<string, string | undefined>): PageRequest {
+  const page = positiveInt(errors, 'page', query.page, 1);
+  const pageSize = Math.min(positiveInt(errors, 'page_size', query.page_size, PAGE_SIZE_DEFAULT), PAGE_SIZE_MAX);
+  return { page, pageSize, limit: pageSize, offset: (page - 1) * pageSize };
+}
+
+/**
+ * The list answer `{count, next, previous, results}`, with absolute links that keep the filters;
+ * a page past the last is 404 "Invalid page." (page 1 of an empty list is an empty page).
+ */
+export function pageAnswer<T>(
+  request: FastifyRequest,
+  path: string,
+  filters: Record<string, string | undefined>,
+  { page, pageSize }: PageRequest,
+  count: number,
+  results: T[],
+) {
+  const lastPage = Math.max(1, Math.ceil(count / pageSize));
+  if (page > lastPage) throw new HttpError(404, { detail: 'Invalid page.' });
+  const link = (p: number) => {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(filters)) if (value !== undefined) params.set(name, value);
+    params.set('page', String(p));
+    params.set('page_size', String(pageSize));
+    return `${request.protocol}://${request.host}${path}?${params.toString()}`;
+  };
+  return {
+    count,
+    next: page < lastPage ? link(page + 1) : null,
+    previous: page > 1 ? link(page - 1) : null,
+    results,
+  };
+}

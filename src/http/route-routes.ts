@@ -17,10 +17,8 @@ import { ROUTE_STATUSES, type PositionRow, type RouteRow, type RouteStatus, type
 import { authOf } from './auth.js';
 import { HttpError, notFound } from './errors.js';
 import { isValidDate, MESSAGES } from './order-schema.js';
-import { methodNotAllowed, queryOf } from './request.js';
+import { methodNotAllowed, pageAnswer, queryOf, readPage } from './request.js';
 
-export const ROUTES_PAGE_SIZE_DEFAULT = 50;
-export const ROUTES_PAGE_SIZE_MAX = 200;
 
 /** `x` with exactly `decimals` digits after the point, rounded half away from zero. */
 export function fixed(x: number, decimals: number): string {
@@ -81,14 +79,6 @@ export function idParam(request: FastifyRequest, name = 'id'): number {
   return Number(raw);
 }
 
-function positiveInt(errors: Record<string, string[]>, name: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined) return fallback;
-  if (!/^\s*\d{1,9}\s*$/.test(raw) || Number(raw) < 1) {
-    errors[name] = ['A valid positive integer is required.'];
-    return fallback;
-  }
-  return Number(raw);
-}
 
 export function registerRouteRoutes(app: FastifyInstance, store: Store): void {
   const read = { scope: 'routes:read' as const };
@@ -101,31 +91,16 @@ export function registerRouteRoutes(app: FastifyInstance, store: Store): void {
       errors.status = [`Select a valid choice. "${query.status.slice(0, 64)}" is not one of ${ROUTE_STATUSES.join(', ')}.`];
     }
     if (query.date !== undefined && !isValidDate(query.date)) errors.date = [MESSAGES.date];
-    const page = positiveInt(errors, 'page', query.page, 1);
-    const pageSize = Math.min(positiveInt(errors, 'page_size', query.page_size, ROUTES_PAGE_SIZE_DEFAULT), ROUTES_PAGE_SIZE_MAX);
+    const page = readPage(errors, query);
     if (Object.keys(errors).length > 0) throw new HttpError(400, errors);
     const { count, rows } = store.routes.list(company.id, {
       status: query.status as RouteStatus | undefined,
       date: query.date,
-      limit: pageSize,
-      offset: (page - 1) * pageSize,
+      limit: page.limit,
+      offset: page.offset,
     });
-    const lastPage = Math.max(1, Math.ceil(count / pageSize));
-    if (page > lastPage) throw new HttpError(404, { detail: 'Invalid page.' });
-    const link = (p: number) => {
-      const params = new URLSearchParams();
-      if (query.status !== undefined) params.set('status', query.status);
-      if (query.date !== undefined) params.set('date', query.date);
-      params.set('page', String(p));
-      params.set('page_size', String(pageSize));
-      return `${request.protocol}://${request.host}/api/public/v1/routes/?${params.toString()}`;
-    };
-    return {
-      count,
-      next: page < lastPage ? link(page + 1) : null,
-      previous: page > 1 ? link(page - 1) : null,
-      results: rows.map(serializeRoute),
-    };
+    const filters = { status: query.status, date: query.date };
+    return pageAnswer(request, '/api/public/v1/routes/', filters, page, count, rows.map(serializeRoute));
   });
   methodNotAllowed(app, '/routes/', ['GET']);
 
