@@ -241,15 +241,7 @@ export class SearchRoute {
     this.timeWarp = this.fT[k + 1];
     this.weight = this.cumW[k];
     this.volume = this.cumV[k];
-    const c = this.costs;
-    this.cost = k === 0 ? 0 : c.perDistance * this.distance + c.perDuration * this.duration + c.perVehicle;
-    this.penalty = 0;
-    if (c.penalised && k > 0) {
-      this.penalty =
-        c.penaltyTime * (this.timeWarp + Math.max(0, this.duration - p.vMaxDur[v]) + Math.max(0, this.distance - p.vMaxDist[v])) +
-        c.penaltyLoad * (Math.max(0, this.weight - p.vCapW[v]) + Math.max(0, this.volume - p.vCapV[v]));
-      this.cost += this.penalty;
-    }
+    this.recost();
     this.version++;
   }
 
