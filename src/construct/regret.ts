@@ -9,7 +9,14 @@ import { bestInRoute, newChoice } from '../route/insertion.js';
 import type { SearchRoute } from '../route/search-route.js';
 import type { SearchSolution } from '../route/search-solution.js';
 
-export function regretInsert(sol: SearchSolution, orders: number[], probe = new RouteProbe(sol.p, sol.costs), regretWeight = 1): number[] {
+export function regretInsert(
+  sol: SearchSolution,
+  orders: number[],
+  probe = new RouteProbe(sol.p, sol.costs),
+  regretWeight = 1,
+  /** Checked every round: when it says stop, the orders not yet placed are returned as they are. */
+  timeUp?: () => boolean,
+): number[] {
   const R = sol.routes.length;
   const remaining = orders.slice();
   const cacheDelta = new Float64Array(sol.p.nOrders * R);
@@ -19,6 +26,7 @@ export function regretInsert(sol: SearchSolution, orders: number[], probe = new 
   const cands: SearchRoute[] = [];
   const out: number[] = [];
   while (remaining.length > 0) {
+    if (timeUp !== undefined && timeUp()) return out.concat(remaining);
     sol.candidateRoutes(cands);
     let pick = -1;
     let pickScore = -Infinity;

@@ -30,6 +30,8 @@ export interface Random {
 
 export class RuinRecreate {
   private removed: number[] = [];
+  /** The orders that were next to each removed string (the local search looks there first). */
+  readonly edges: number[] = [];
   private ruinedRoutes: number[] = [];
   private cands: SearchRoute[] = [];
   private choice = newChoice();
@@ -72,6 +74,7 @@ export class RuinRecreate {
     const sol = this.sol;
     const p = sol.p;
     this.removed.length = 0;
+    this.edges.length = 0;
     this.ruinedRoutes.length = 0;
     let served = 0;
     let nonEmpty = 0;
@@ -102,6 +105,8 @@ export class RuinRecreate {
       const hi = Math.min(pos, r.size - len + 1);
       const start = lo + rng.int(hi - lo + 1);
       const victims = Array.from(r.ord.subarray(start, start + len));
+      if (start > 1) this.edges.push(r.ord[start - 1]);
+      if (start + len <= r.size) this.edges.push(r.ord[start + len]);
       this.ruinedRoutes.push(ri);
       const rest = r.orders();
       rest.splice(start - 1, len);

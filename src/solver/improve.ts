@@ -29,6 +29,8 @@ export interface ImproveContext {
   lsNeighbours?: number;
   /** Run the local search after a recreate only when it lands within this share of the current cost. */
   lsWithin?: number;
+  /** The local search after a recreate looks only around the moved orders (default on). */
+  focusedSearch?: boolean;
   /** Infeasible search with adaptive penalties (default on). */
   penalties?: boolean;
   /** Share of feasible candidates the penalty weights steer towards. */
@@ -104,6 +106,8 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
 
   const lsWithin = ctx.lsWithin ?? Infinity;
   const lsEnvInner = { ...lsEnv, use: ctx.lsNeighbours ?? 15 };
+  const focused = ctx.focusedSearch ?? true;
+  const focus: number[] = [];
   // Fleet minimisation (vehicles objective): empty the smallest route, forbid new routes, and let
   // ruin-and-recreate work the ejected orders back in; give up after a budget of iterations.
   const minimiseFleet = ctx.objective === 'vehicles';
@@ -179,7 +183,12 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
     rr.recreate(rng, removed);
     let cost = sol.cost();
     if (cost < currentCost * (1 + lsWithin)) {
-      ls.run(lsEnvInner);
+      if (focused) {
+        focus.length = 0;
+        for (const o of removed) focus.push(o);
+        for (const o of rr.edges) focus.push(o);
+        ls.run(lsEnvInner, focus);
+      } else ls.run(lsEnvInner);
       cost = sol.cost();
     }
     const feasibleNow = !penalties || allFeasible();
