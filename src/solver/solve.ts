@@ -76,7 +76,7 @@ const SECOND_START_SHARE = 0.3;
  * 500-order city, 58.3 against 68.2 thousand on R1_10_1. The second start is abandoned when it
  * would take more than SECOND_START_SHARE of the budget.
  */
-function construct(sol: SearchSolution, probe: RouteProbe, neighbours: { k: number; list: Int32Array }, rng: Rng, stop: Stop): void {
+export function constructStart(sol: SearchSolution, probe: RouteProbe, neighbours: { k: number; list: Int32Array }, rng: Rng, stop: Stop): void {
   const p = sol.p;
   regretInsert(sol, savingsConstruct(sol, neighbours), probe);
   const env = { neighbours, shuffle: (a: number[]) => rng.shuffle(a), timeUp: () => stop.timeUp() };
@@ -105,7 +105,7 @@ export function solveProblem(p: Problem, options: SolveOptions, stop: Stop): Sol
   let neighbours = neighbourCache.get(p);
   if (neighbours === undefined) neighbourCache.set(p, (neighbours = buildNeighbours(p)));
   if (options.initialRoutes) regretInsert(sol, warmStart(p, sol, options.initialRoutes), probe);
-  else construct(sol, probe, neighbours, rng, stop);
+  else constructStart(sol, probe, neighbours, rng, stop);
   improve(sol, { neighbours, rng, stop, objective: options.objective ?? 'distance' });
   // Anything still out gets one last chance, then a reason.
   const still = regretInsert(sol, sol.unassigned(), probe);

@@ -1,0 +1,127 @@
+/**
+ * The two starts of `solve`: savings (plus regret insertion of its leftovers) and regret insertion
+ * into an empty fleet, each followed by a local search; the better one is kept, and the second is
+ * abandoned when the budget is short.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildProblem, costModel } from '../../src/model/problem.js';
+import { SearchSolution } from '../../src/route/search-solution.js';
+import { RouteProbe } from '../../src/route/probe.js';
+import { regretInsert } from '../../src/construct/regret.js';
+import { savingsConstruct } from '../../src/construct/savings.js';
+import { LocalSearch } from '../../src/search/local-search.js';
+import { buildNeighbours } from '../../src/search/neighbourhood.js';
+import { constructStart } from '../../src/solver/solve.js';
+import { Rng } from '../../src/solver/rng.js';
+import { Stop } from '../../src/solver/stop.js';
+import { exportRoutes } from '../../src/solver/result.js';
+import type { ProblemInput } from '../../src/model/input.js';
+import { assertFeasible } from '../helpers/checker.js';
+import { lcg, randomProblem } from '../helpers/problems.js';
+
+/** Two depots at opposite corners, vans and trucks at each, windows: where savings starts badly. */
+function twoDepots(seed: number): ProblemInput {
+  const base = randomProblem({ orders: 150, vehicles: 12, seed, windows: true });
+  const rnd = lcg(seed + 100);
+  const coordinates = (base.matrix as { coordinates: Array<[number, number]> }).coordinates.slice();
+  coordinates[0] = [15, 15];
+  coordinates.push([85, 85]);
+  const second = coordinates.length - 1;
+  const vehicles = base.vehicles.map((v, k) => ({
+    ...v,
+    capacity: k % 3 === 0 ? { weight: 250, volume: 40 } : { weight: 120, volume: 20 },
+    startDepot: k % 2 === 0 ? 'd' : 'e',
+    endDepot: k % 2 === 0 ? 'd' : 'e',
+    shift: [0, 1200] as [number, number],
+  }));
+  const orders = base.orders.map((o) => ({ ...o, weight: 1 + Math.floor(rnd() * 15) }));
+  return { ...base, matrix: { kind: 'euclidean', coordinates }, depots: [...base.depots, { id: 'e', location: second }], vehicles, orders };
+}
+
+function start(input: ProblemInput, seed: number, stop: Stop) {
+  const p = buildProblem(input);
+  const sol = new SearchSolution(p, costModel(p, 'distance'));
+  const probe = new RouteProbe(p, sol.costs);
+  const neighbours = buildNeighbours(p);
+  constructStart(sol, probe, neighbours, new Rng(seed), stop);
+  return { p, sol, probe, neighbours };
+}
+
+/** The savings start alone, with the same random stream as constructStart's first local search. */
+function savingsOnly(input: ProblemInput, seed: number) {
+  const p = buildProblem(input);
+  const sol = new SearchSolution(p, costModel(p, 'distance'));
+  const neighbours = buildNeighbours(p);
+  regretInsert(sol, savingsConstruct(sol, neighbours));
+  const rng = new Rng(seed);
+  const ls = new LocalSearch(sol);
+  ls.touchAll();
+  let clockReadings = 0;
+  ls.run({ neighbours, shuffle: (a: number[]) => rng.shuffle(a), timeUp: () => (clockReadings++, false) });
+  return Object.assign(sol, { clockReadings });
+}
+
+function check(input: ProblemInput, sol: SearchSolution) {
+  const routes = exportRoutes(sol.p, sol);
+  assertFeasible(input, {
+    routes,
+    distance: routes.reduce((a, r) => a + r.distance, 0),
+    duration: routes.reduce((a, r) => a + r.duration, 0),
+    vehicles: routes.length,
+    unassigned: sol.unassigned().map((o) => ({ orderId: input.orders[o].id, reason: 'capacity' as const })),
+    stats: { elapsedMs: 0, iterations: 0 },
+  });
+}
+
+describe('constructStart', () => {
+  for (const seed of [31, 32, 33]) {
+    it(`keeps a start no worse than savings alone, feasible with every order once (two depots, seed ${seed})`, () => {
+      const input = twoDepots(seed);
+      const { sol } = start(input, seed, new Stop(() => 0, undefined, 1000));
+      const savings = savingsOnly(input, seed);
+      expect(sol.unassignedCount()).toBeLessThanOrEqual(savings.unassignedCount());
+      if (sol.unassignedCount() === savings.unassignedCount()) expect(sol.cost()).toBeLessThanOrEqual(savings.cost() + 1e-9);
+      check(input, sol);
+    });
+  }
+
+  it('is better than savings alone on at least one of the two-depot instances', () => {
+    let better = 0;
+    for (const seed of [31, 32, 33]) {
+      const input = twoDepots(seed);
+      const { sol } = start(input, seed, new Stop(() => 0, undefined, 1000));
+      if (sol.cost() < savingsOnly(input, seed).cost() - 1e-6) better++;
+    }
+    expect(better).toBeGreaterThan(0);
+  });
+
+  it('abandons the second start when the budget is short, keeping the savings start', () => {
+    const input = twoDepots(34);
+    const savings = savingsOnly(input, 34);
+    // The clock stands still through the first start (the Stop's own reading, the local search's
+    // readings, the check after it), then jumps to 40 % of the 1 s budget.
+    let readings = 0;
+    const stop = new Stop(() => (++readings <= savings.clockReadings + 2 ? 0 : 400), 1000, undefined);
+    const { sol } = start(input, 34, stop);
+    expect(sol.snapshot()).toEqual(savings.snapshot());
+    check(input, sol);
+  });
+});
+
+describe('regretInsert with a deadline', () => {
+  it('stops when told and returns exactly the orders it did not place', () => {
+    const input = randomProblem({ orders: 60, vehicles: 8, seed: 35, windows: true });
+    const p = buildProblem(input);
+    const sol = new SearchSolution(p, costModel(p, 'distance'));
+    let rounds = 0;
+    const all = Array.from({ length: p.nOrders }, (_, i) => i);
+    const left = regretInsert(sol, all, undefined, 1, () => ++rounds > 20);
+    const served = sol.routes.reduce((a, r) => a + r.size, 0);
+    expect(served).toBe(20);
+    expect(left.length).toBe(p.nOrders - 20);
+    const placed = new Set(sol.routes.flatMap((r) => r.orders()));
+    for (const o of left) expect(placed.has(o)).toBe(false);
+    expect(new Set([...placed, ...left]).size).toBe(p.nOrders);
+    expect(sol.feasible()).toBe(true);
+  });
+});
