@@ -116,6 +116,27 @@ export class RuinRecreate {
     return this.removed;
   }
 
+  /**
+   * Empties one route (the smaller of two picked at random): the only way the recreate can take a
+   * route out of the solution when routes are long. Returns the removed orders.
+   */
+  ruinRoute(rng: Random): number[] {
+    const sol = this.sol;
+    this.removed.length = 0;
+    this.edges.length = 0;
+    this.ruinedRoutes.length = 0;
+    const used: SearchRoute[] = [];
+    for (const r of sol.routes) if (r.size > 0) used.push(r);
+    if (used.length < 2) return this.removed;
+    const a = used[rng.int(used.length)];
+    const b = used[rng.int(used.length)];
+    const r = b.size < a.size ? b : a;
+    for (let i = 1; i <= r.size; i++) this.removed.push(r.ord[i]);
+    this.ruinedRoutes.push(r.index);
+    sol.setRoute(r, []);
+    return this.removed;
+  }
+
   /** Reinserts the given orders (default: the last ruin's); returns those that found no place. */
   recreate(rng: Random, orders: number[] = this.removed): number[] {
     const sol = this.sol;

@@ -39,6 +39,9 @@ export interface ImproveContext {
   initialPenalty?: number;
 }
 
+/** Share of the ruins that empty a whole route, on instances with long routes. */
+const ROUTE_RUIN_SHARE = 0.05;
+
 /** The exhaustive local search may spend at most this share of the main search's evaluations. */
 const DEEP_SHARE = 0.1;
 
@@ -108,6 +111,9 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
   const lsEnvInner = { ...lsEnv, use: ctx.lsNeighbours ?? 15 };
   const focused = ctx.focusedSearch ?? true;
   const focus: number[] = [];
+  // On long routes (20 orders or more on average) strings rarely empty a route: one ruin in twenty
+  // empties a whole one (500-order city at 3 s: mean of 10 seeds 644 -> 640 km).
+  const routeRuinShare = sol.p.nOrders / Math.max(1, sol.usedVehicles()) >= 20 ? ROUTE_RUIN_SHARE : 0;
   // Fleet minimisation (vehicles objective): empty the smallest route, forbid new routes, and let
   // ruin-and-recreate work the ejected orders back in; give up after a budget of iterations.
   const minimiseFleet = ctx.objective === 'vehicles';
@@ -177,7 +183,7 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
         nextAttempt = stop.iterations + attemptBudget * failures;
       }
     }
-    const removed = rr.ruin(rng);
+    const removed = rng.next() < routeRuinShare ? rr.ruinRoute(rng) : rr.ruin(rng);
     // orders still out get a chance in every recreate
     if (currentUnassigned > 0) for (const o of sol.unassigned()) if (!removed.includes(o)) removed.push(o);
     rr.recreate(rng, removed);

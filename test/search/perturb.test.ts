@@ -1,0 +1,65 @@
+/**
+ * Ruin and recreate: string ruins and whole-route ruins take out what they say, and the recreate
+ * puts every order back at most once, leaving a solution the independent checker accepts.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildProblem, costModel } from '../../src/model/problem.js';
+import { SearchSolution } from '../../src/route/search-solution.js';
+import { RouteProbe } from '../../src/route/probe.js';
+import { regretInsert } from '../../src/construct/regret.js';
+import { buildNeighbours } from '../../src/search/neighbourhood.js';
+import { RuinRecreate } from '../../src/search/perturb.js';
+import { Rng } from '../../src/solver/rng.js';
+import { exportRoutes } from '../../src/solver/result.js';
+import { assertFeasible } from '../helpers/checker.js';
+import { randomProblem } from '../helpers/problems.js';
+
+function setUp(seed: number) {
+  const input = randomProblem({ orders: 70, vehicles: 10, seed, windows: true, limits: true });
+  const p = buildProblem(input);
+  const sol = new SearchSolution(p, costModel(p, 'distance'));
+  regretInsert(sol, Array.from({ length: p.nOrders }, (_, i) => i));
+  const rr = new RuinRecreate(sol, new RouteProbe(p, sol.costs), buildNeighbours(p));
+  return { input, p, sol, rr, rng: new Rng(seed) };
+}
+
+describe('ruin and recreate', () => {
+  it('a route ruin empties exactly one route and removes its orders', () => {
+    const { sol, rr, rng } = setUp(41);
+    for (let t = 0; t < 20; t++) {
+      const before = sol.routes.map((r) => r.orders());
+      const used = before.filter((o) => o.length > 0).length;
+      const removed = rr.ruinRoute(rng).slice();
+      const emptied = sol.routes.filter((r, i) => before[i].length > 0 && r.size === 0);
+      expect(emptied.length).toBe(1);
+      expect(removed.sort((a, b) => a - b)).toEqual(before[emptied[0].index].slice().sort((a, b) => a - b));
+      expect(sol.routes.filter((r) => r.size > 0).length).toBe(used - 1);
+      for (const o of removed) expect(sol.routeOf[o]).toBe(-1);
+      rr.recreate(rng, removed);
+    }
+  });
+
+  for (const seed of [42, 43]) {
+    it(`string and route ruins followed by recreate keep every order once and stay feasible (seed ${seed})`, () => {
+      const { input, p, sol, rr, rng } = setUp(seed);
+      for (let t = 0; t < 60; t++) {
+        const removed = (t % 5 === 0 ? rr.ruinRoute(rng) : rr.ruin(rng)).slice();
+        for (const e of rr.edges) expect(removed.includes(e)).toBe(false);
+        const left = rr.recreate(rng, removed);
+        const placed = sol.routes.reduce((a, r) => a + r.size, 0);
+        expect(placed + sol.unassignedCount()).toBe(p.nOrders);
+        for (const o of left) expect(sol.routeOf[o]).toBe(-1);
+        expect(sol.feasible()).toBe(true);
+      }
+      const routes = exportRoutes(p, sol);
+      assertFeasible(input, {
+        routes,
+        distance: routes.reduce((a, r) => a + r.distance, 0),
+        duration: routes.reduce((a, r) => a + r.duration, 0),
+        vehicles: routes.length,
+        unassigned: sol.unassigned().map((o) => ({ orderId: input.orders[o].id, reason: 'capacity' as const })),
+        stats: { elapsedMs: 0, iterations: 0 },
+      });
+    });
+  }
+});
