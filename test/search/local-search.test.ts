@@ -11,22 +11,8 @@ import { buildNeighbours } from '../../src/search/neighbourhood.js';
 import { RuinRecreate } from '../../src/search/perturb.js';
 import { RouteProbe } from '../../src/route/probe.js';
 import { Rng } from '../../src/solver/rng.js';
-import { exportRoutes } from '../../src/solver/result.js';
-import type { ProblemInput, SolveResult } from '../../src/model/input.js';
-import { assertFeasible } from '../helpers/checker.js';
+import { assertSearchFeasible } from '../helpers/search-result.js';
 import { randomProblem } from '../helpers/problems.js';
-
-function asResult(input: ProblemInput, sol: SearchSolution): SolveResult {
-  const routes = exportRoutes(sol.p, sol);
-  return {
-    routes,
-    distance: routes.reduce((a, r) => a + r.distance, 0),
-    duration: routes.reduce((a, r) => a + r.duration, 0),
-    vehicles: routes.length,
-    unassigned: sol.unassigned().map((o) => ({ orderId: input.orders[o].id, reason: 'capacity' as const })),
-    stats: { elapsedMs: 0, iterations: 0 },
-  };
-}
 
 function setUp(seed: number) {
   const input = randomProblem({ orders: 80, vehicles: 10, seed, windows: true, limits: true });
@@ -91,7 +77,7 @@ describe('local search', () => {
     expect(improved).toBe(true);
     expect(sol.cost()).toBeLessThan(displaced);
     expect(sol.feasible()).toBe(true);
-    assertFeasible(input, asResult(input, sol));
+    assertSearchFeasible(input, sol);
   });
 
   for (const seed of [23, 24, 25]) {
@@ -110,7 +96,7 @@ describe('local search', () => {
       }
       const served = sol.routes.reduce((a, r) => a + r.size, 0);
       expect(served + sol.unassignedCount()).toBe(p.nOrders);
-      assertFeasible(input, asResult(input, sol));
+      assertSearchFeasible(input, sol);
     });
   }
 });

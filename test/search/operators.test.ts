@@ -9,9 +9,9 @@ import { SearchSolution } from '../../src/route/search-solution.js';
 import { regretInsert } from '../../src/construct/regret.js';
 import { exhaustiveOperators } from '../../src/search/operators/index.js';
 import { Rng } from '../../src/solver/rng.js';
-import { exportRoutes } from '../../src/solver/result.js';
 import type { Objective, ProblemInput } from '../../src/model/input.js';
 import { checkSolution } from '../helpers/checker.js';
+import { resultOf } from '../helpers/search-result.js';
 import { randomProblem } from '../helpers/problems.js';
 
 function fromScratchCost(sol: SearchSolution): number {
@@ -21,14 +21,6 @@ function fromScratchCost(sol: SearchSolution): number {
     c += r.cost;
   }
   return c;
-}
-
-function exportAll(p: ProblemInput, sol: SearchSolution) {
-  const routes = exportRoutes(sol.p, sol);
-  const distance = routes.reduce((a, r) => a + r.distance, 0);
-  const duration = routes.reduce((a, r) => a + r.duration, 0);
-  const unassigned = sol.unassigned().map((o) => ({ orderId: p.orders[o].id, reason: 'capacity' as const }));
-  return { routes, distance, duration, vehicles: routes.length, unassigned, stats: { elapsedMs: 0, iterations: 0 } };
 }
 
 const operators = exhaustiveOperators();
@@ -91,7 +83,7 @@ describe.each(operators.map((op) => [op.name, op] as const))('operator %s', (_na
       // SWAP* only tries the few distance-best exchanges of a route pair; under tight windows
       // and the duration objective none of them may be feasible in this random sample
       if (!(op.name === 'swap-star' && c.objective === 'duration')) expect(applied).toBeGreaterThan(0);
-      if (!c.penalised) expect(checkSolution(c.input, exportAll(c.input, sol))).toEqual([]);
+      if (!c.penalised) expect(checkSolution(c.input, resultOf(c.input, sol))).toEqual([]);
       else expect(sol.feasible()).toBe(false); // the suite did walk through infeasible space
     });
   }

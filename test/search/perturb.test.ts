@@ -10,8 +10,7 @@ import { regretInsert } from '../../src/construct/regret.js';
 import { buildNeighbours } from '../../src/search/neighbourhood.js';
 import { RuinRecreate } from '../../src/search/perturb.js';
 import { Rng } from '../../src/solver/rng.js';
-import { exportRoutes } from '../../src/solver/result.js';
-import { assertFeasible } from '../helpers/checker.js';
+import { assertSearchFeasible } from '../helpers/search-result.js';
 import { randomProblem } from '../helpers/problems.js';
 
 function setUp(seed: number) {
@@ -51,15 +50,7 @@ describe('ruin and recreate', () => {
         for (const o of left) expect(sol.routeOf[o]).toBe(-1);
         expect(sol.feasible()).toBe(true);
       }
-      const routes = exportRoutes(p, sol);
-      assertFeasible(input, {
-        routes,
-        distance: routes.reduce((a, r) => a + r.distance, 0),
-        duration: routes.reduce((a, r) => a + r.duration, 0),
-        vehicles: routes.length,
-        unassigned: sol.unassigned().map((o) => ({ orderId: input.orders[o].id, reason: 'capacity' as const })),
-        stats: { elapsedMs: 0, iterations: 0 },
-      });
+      assertSearchFeasible(input, sol);
     });
   }
 });

@@ -14,9 +14,8 @@ import { buildNeighbours } from '../../src/search/neighbourhood.js';
 import { constructStart } from '../../src/solver/solve.js';
 import { Rng } from '../../src/solver/rng.js';
 import { Stop } from '../../src/solver/stop.js';
-import { exportRoutes } from '../../src/solver/result.js';
 import type { ProblemInput } from '../../src/model/input.js';
-import { assertFeasible } from '../helpers/checker.js';
+import { assertSearchFeasible } from '../helpers/search-result.js';
 import { lcg, randomProblem } from '../helpers/problems.js';
 
 /** Two depots at opposite corners, vans and trucks at each, windows: where savings starts badly. */
@@ -61,18 +60,6 @@ function savingsOnly(input: ProblemInput, seed: number) {
   return Object.assign(sol, { clockReadings });
 }
 
-function check(input: ProblemInput, sol: SearchSolution) {
-  const routes = exportRoutes(sol.p, sol);
-  assertFeasible(input, {
-    routes,
-    distance: routes.reduce((a, r) => a + r.distance, 0),
-    duration: routes.reduce((a, r) => a + r.duration, 0),
-    vehicles: routes.length,
-    unassigned: sol.unassigned().map((o) => ({ orderId: input.orders[o].id, reason: 'capacity' as const })),
-    stats: { elapsedMs: 0, iterations: 0 },
-  });
-}
-
 describe('constructStart', () => {
   for (const seed of [31, 32, 33]) {
     it(`keeps a start no worse than savings alone, feasible with every order once (two depots, seed ${seed})`, () => {
@@ -81,7 +68,7 @@ describe('constructStart', () => {
       const savings = savingsOnly(input, seed);
       expect(sol.unassignedCount()).toBeLessThanOrEqual(savings.unassignedCount());
       if (sol.unassignedCount() === savings.unassignedCount()) expect(sol.cost()).toBeLessThanOrEqual(savings.cost() + 1e-9);
-      check(input, sol);
+      assertSearchFeasible(input, sol);
     });
   }
 
@@ -104,7 +91,7 @@ describe('constructStart', () => {
     const stop = new Stop(() => (++readings <= savings.clockReadings + 2 ? 0 : 400), 1000, undefined);
     const { sol } = start(input, 34, stop);
     expect(sol.snapshot()).toEqual(savings.snapshot());
-    check(input, sol);
+    assertSearchFeasible(input, sol);
   });
 });
 
