@@ -14,6 +14,7 @@ import { RouteProbe } from '../route/probe.js';
 import { LocalSearch } from '../search/local-search.js';
 import { exhaustiveOperators } from '../search/operators/index.js';
 import { RuinRecreate } from '../search/perturb.js';
+import { VehicleReassign } from '../search/reassign.js';
 import type { Rng } from './rng.js';
 import type { Stop } from './stop.js';
 
@@ -97,6 +98,7 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
 
   const probe = new RouteProbe(sol.p, sol.costs);
   const rr = new RuinRecreate(sol, probe, ctx.neighbours);
+  const reassign = new VehicleReassign(sol, probe);
   const current = new RouteCopies(sol);
   let currentCost = sol.cost();
   let currentUnassigned = sol.unassignedCount();
@@ -195,6 +197,7 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
         for (const o of rr.edges) focus.push(o);
         ls.run(lsEnvInner, focus);
       } else ls.run(lsEnvInner);
+      if (reassign.active) reassign.run();
       cost = sol.cost();
     }
     const feasibleNow = !penalties || allFeasible();

@@ -13,6 +13,7 @@ import { savingsConstruct } from '../construct/savings.js';
 import { regretInsert } from '../construct/regret.js';
 import { buildNeighbours } from '../search/neighbourhood.js';
 import { LocalSearch } from '../search/local-search.js';
+import { VehicleReassign } from '../search/reassign.js';
 import { improve } from './improve.js';
 import { unassignedReason } from './reasons.js';
 import { buildResult } from './result.js';
@@ -83,6 +84,8 @@ export function constructStart(sol: SearchSolution, probe: RouteProbe, neighbour
   const first = new LocalSearch(sol);
   first.touchAll();
   first.run(env);
+  const reassign = new VehicleReassign(sol, probe);
+  if (reassign.run().length > 0) first.run(env);
   if (stop.done() || p.nOrders === 0) return;
   const tooLong = () => stop.timeUp() || stop.progress() > SECOND_START_SHARE;
   const other = new SearchSolution(p, sol.costs);
@@ -91,6 +94,7 @@ export function constructStart(sol: SearchSolution, probe: RouteProbe, neighbour
   const second = new LocalSearch(other);
   second.touchAll();
   second.run({ ...env, timeUp: tooLong });
+  if (new VehicleReassign(other, probe).run().length > 0) second.run({ ...env, timeUp: tooLong });
   if (tooLong()) return;
   const better = left.length < sol.unassignedCount() || (left.length === sol.unassignedCount() && other.cost() < sol.cost() - 1e-9);
   if (better) sol.restore(other.snapshot());

@@ -10,6 +10,7 @@ import { RouteProbe } from '../../src/route/probe.js';
 import { regretInsert } from '../../src/construct/regret.js';
 import { savingsConstruct } from '../../src/construct/savings.js';
 import { LocalSearch } from '../../src/search/local-search.js';
+import { VehicleReassign } from '../../src/search/reassign.js';
 import { buildNeighbours } from '../../src/search/neighbourhood.js';
 import { constructStart } from '../../src/solver/solve.js';
 import { Rng } from '../../src/solver/rng.js';
@@ -46,7 +47,8 @@ function start(input: ProblemInput, seed: number, stop: Stop) {
   return { p, sol, probe, neighbours };
 }
 
-/** The savings start alone, with the same random stream as constructStart's first local search. */
+/** The savings start alone (with its vehicle reassignment), with the same random stream as
+ *  constructStart's first local search. */
 function savingsOnly(input: ProblemInput, seed: number) {
   const p = buildProblem(input);
   const sol = new SearchSolution(p, costModel(p, 'distance'));
@@ -56,7 +58,9 @@ function savingsOnly(input: ProblemInput, seed: number) {
   const ls = new LocalSearch(sol);
   ls.touchAll();
   let clockReadings = 0;
-  ls.run({ neighbours, shuffle: (a: number[]) => rng.shuffle(a), timeUp: () => (clockReadings++, false) });
+  const env = { neighbours, shuffle: (a: number[]) => rng.shuffle(a), timeUp: () => (clockReadings++, false) };
+  ls.run(env);
+  if (new VehicleReassign(sol, new RouteProbe(p, sol.costs)).run().length > 0) ls.run(env);
   return Object.assign(sol, { clockReadings });
 }
 
