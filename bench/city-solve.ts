@@ -1,0 +1,53 @@
+/**
+ * The planning-job benchmark's city, solved in-process (no pool, no store): the quick loop for
+ * solver work on long-route, mixed-fleet instances. The problem is the one the job service builds
+ * (captured through its `onSolved` hook on a short first job), then `solve` runs once per seed.
+ *
+ *   npx tsx bench/city-solve.ts [--seeds 1,2,3] [--budget 3]
+ *
+ * Prints distance, routes and iterations per seed, and the median distance.
+ */
+import { readFileSync } from 'node:fs';
+import { MemoryPlanningStore } from '../src/jobs/memory-store.js';
+import { JobService } from '../src/jobs/service.js';
+import type { ProblemInput } from '../src/model/input.js';
+import { SolverPool } from '../src/pool/pool.js';
+import { solve } from '../src/solver/solve.js';
+import type { City } from './jobs-city.js';
+
+const arg = (name: string, fallback: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const seeds = arg('seeds', '1,2,3').split(',').map(Number);
+const budget = Number(arg('budget', '3'));
+const city = JSON.parse(readFileSync(new URL('../data/city/city.json', import.meta.url), 'utf8')) as City;
+
+async function cityProblem(): Promise<ProblemInput> {
+  const store = new MemoryPlanningStore();
+  store.addCompany(city.company);
+  for (const w of city.warehouses) store.addWarehouse(w);
+  for (const v of city.vehicles) store.addVehicle(v);
+  for (const o of city.orders) store.addOrder(o);
+  let problem: ProblemInput | undefined;
+  const pool = new SolverPool({ threads: 1 });
+  try {
+    const service = new JobService({ store, pool, timeBudgetSec: 0.2, onSolved: (s) => (problem = s.problem) });
+    const job = await service.submit(city.company.id, { external_ids: city.orders.map((o) => o.externalId!) });
+    await service.waitFor(city.company.id, job.job_id);
+  } finally {
+    await pool.destroy();
+  }
+  if (!problem) throw new Error('the job service did not solve the city');
+  return problem;
+}
+
+const problem = await cityProblem();
+const km: number[] = [];
+for (const seed of seeds) {
+  const r = solve(problem, { timeLimit: budget, seed });
+  km.push(r.distance / 1000);
+  console.log(`seed ${seed}: ${(r.distance / 1000).toFixed(2)} km, ${r.vehicles} routes, ${r.unassigned.length} unassigned, ${r.stats.iterations} iterations`);
+}
+km.sort((a, b) => a - b);
+console.log(`median ${km[Math.floor(km.length / 2)].toFixed(2)} km over ${km.length} seeds at ${budget} s`);
