@@ -7,13 +7,11 @@
  *
  * Prints distance, routes and iterations per seed, and the median distance.
  */
-import { readFileSync } from 'node:fs';
-import { MemoryPlanningStore } from '../src/jobs/memory-store.js';
 import { JobService } from '../src/jobs/service.js';
 import type { ProblemInput } from '../src/model/input.js';
 import { SolverPool } from '../src/pool/pool.js';
 import { solve } from '../src/solver/solve.js';
-import type { City } from './jobs-city.js';
+import { cityStore, loadCity } from './jobs-city.js';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -21,14 +19,10 @@ const arg = (name: string, fallback: string) => {
 };
 const seeds = arg('seeds', '1,2,3').split(',').map(Number);
 const budget = Number(arg('budget', '3'));
-const city = JSON.parse(readFileSync(new URL('../data/city/city.json', import.meta.url), 'utf8')) as City;
+const city = loadCity();
 
 async function cityProblem(): Promise<ProblemInput> {
-  const store = new MemoryPlanningStore();
-  store.addCompany(city.company);
-  for (const w of city.warehouses) store.addWarehouse(w);
-  for (const v of city.vehicles) store.addVehicle(v);
-  for (const o of city.orders) store.addOrder(o);
+  const store = cityStore(city);
   let problem: ProblemInput | undefined;
   const pool = new SolverPool({ threads: 1 });
   try {

@@ -7,7 +7,8 @@
  *
  *   npx tsx bench/jobs-city.ts [--seed N]
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { MemoryPlanningStore } from '../src/jobs/memory-store.js';
 import type { Company, PlanningOrder, PlanningVehicle, Warehouse } from '../src/jobs/ports.js';
 
 export interface City {
@@ -111,6 +112,21 @@ export function generateCity(seed = 42): City {
 
 function round(x: number, d: number): number {
   return Math.round(x * 10 ** d) / 10 ** d;
+}
+
+/** The shipped city, data/city/city.json. */
+export function loadCity(): City {
+  return JSON.parse(readFileSync(new URL('../data/city/city.json', import.meta.url), 'utf8')) as City;
+}
+
+/** The city in a memory store: company, warehouses, vehicles and its first `orders` orders (all by default). */
+export function cityStore(city: City, orders = city.orders.length): MemoryPlanningStore {
+  const store = new MemoryPlanningStore();
+  store.addCompany(city.company);
+  for (const w of city.warehouses) store.addWarehouse(w);
+  for (const v of city.vehicles) store.addVehicle(v);
+  for (const o of city.orders.slice(0, orders)) store.addOrder(o);
+  return store;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -9,13 +9,11 @@
  * `--seeds 2` runs two seeds in parallel per job (JobService seedsPerSolve) and keeps the best;
  * the reference always uses one seed.
  */
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { MemoryPlanningStore } from '../src/jobs/memory-store.js';
 import type { JobResult } from '../src/jobs/ports.js';
 import { JobService } from '../src/jobs/service.js';
 import { SolverPool } from '../src/pool/pool.js';
-import type { City } from './jobs-city.js';
+import { cityStore, loadCity } from './jobs-city.js';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -27,16 +25,8 @@ const budget = arg('budget', 3);
 const reference = arg('reference', 60);
 const threads = arg('threads', 2);
 const seeds = arg('seeds', 1);
-const city = JSON.parse(readFileSync(new URL('../data/city/city.json', import.meta.url), 'utf8')) as City;
+const city = loadCity();
 
-function load(): MemoryPlanningStore {
-  const store = new MemoryPlanningStore();
-  store.addCompany(city.company);
-  for (const w of city.warehouses) store.addWarehouse(w);
-  for (const v of city.vehicles) store.addVehicle(v);
-  for (const o of city.orders) store.addOrder(o);
-  return store;
-}
 
 interface Run {
   ms: number;
@@ -47,7 +37,7 @@ interface Run {
 }
 
 async function once(pool: SolverPool, budgetSec: number, seed: number, seedCount = seeds): Promise<Run> {
-  const store = load();
+  const store = cityStore(city);
   const service = new JobService({ store, pool, timeBudgetSec: budgetSec, seed, seedsPerSolve: seedCount, abortGraceSec: 30 });
   const t0 = performance.now();
   const job = await service.submit(city.company.id, { external_ids: city.orders.map((o) => o.externalId!) });

@@ -1,29 +1,17 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MemoryPlanningStore } from '../../src/jobs/memory-store.js';
 import type { JobResult } from '../../src/jobs/ports.js';
 import { SolverPool } from '../../src/pool/pool.js';
-import type { City } from '../../bench/jobs-city.js';
+import { cityStore, loadCity } from '../../bench/jobs-city.js';
 import { checkJob, makeService, plan } from './world.js';
 
 const pool = new SolverPool({ threads: 2 });
 afterAll(() => pool.destroy());
 
-const city = JSON.parse(readFileSync(new URL('../../data/city/city.json', import.meta.url), 'utf8')) as City;
-
-/** The benchmark city with its first `n` orders (ids 1..n) in a memory store. */
-function cityStore(n: number): MemoryPlanningStore {
-  const store = new MemoryPlanningStore();
-  store.addCompany(city.company);
-  for (const w of city.warehouses) store.addWarehouse(w);
-  for (const v of city.vehicles) store.addVehicle(v);
-  for (const o of city.orders.slice(0, n)) store.addOrder(o);
-  return store;
-}
+const city = loadCity();
 
 describe('time budget and the main thread', () => {
   it('the solver keeps its deadline on a job that could use far more time: done, not aborted', async () => {
-    const store = cityStore(150);
+    const store = cityStore(city, 150);
     const service = makeService(store, pool, { timeBudgetSec: 0.5, abortGraceSec: 20 });
     // the main thread stays free while the worker solves: timers keep firing
     let ticks = 0;
