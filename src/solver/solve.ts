@@ -26,13 +26,15 @@ export const DEFAULT_ITERATIONS = 1000;
 export interface SolveEnv {
   /** Milliseconds, monotonic. Defaults to performance.now(). */
   now?: Clock;
+  /** Polled during the search: once it returns true the solve stops and returns its best so far. */
+  halted?: () => boolean;
 }
 
 export function solve(input: ProblemInput, options: SolveOptions = {}, env: SolveEnv = {}): SolveResult {
   const now: Clock = env.now ?? (() => globalThis.performance.now());
   // Neither a time limit nor an iteration budget: a fixed budget, so the call always returns.
   const iterations = options.iterations ?? (options.timeLimit === undefined ? DEFAULT_ITERATIONS : undefined);
-  const stop = new Stop(now, options.timeLimit === undefined ? undefined : options.timeLimit * 1000, iterations);
+  const stop = new Stop(now, options.timeLimit === undefined ? undefined : options.timeLimit * 1000, iterations, now(), env.halted);
   const valid = options.validate === false ? input : parseProblem(input);
   const p = buildProblem(valid);
   return solveProblem(p, options, stop);

@@ -1,6 +1,7 @@
 /**
- * When the search stops: a wall-clock deadline (hard), an iteration budget, or both. The clock is
- * passed in, so the pure core never reads the time itself.
+ * When the search stops: a wall-clock deadline (hard), an iteration budget, or both, and early
+ * when the caller asks it to (`halted`: a solve that gives its thread back to other work returns
+ * the best it has). The clock is passed in, so the pure core never reads the time itself.
  */
 export type Clock = () => number;
 
@@ -12,18 +13,21 @@ export class Stop {
     timeLimitMs: number | undefined,
     private readonly maxIterations: number | undefined,
     readonly startedAt = clock(),
+    private readonly halted?: () => boolean,
   ) {
     this.deadline = timeLimitMs === undefined ? Infinity : startedAt + timeLimitMs;
   }
 
   /** True once the deadline or the iteration budget is reached. */
   done(): boolean {
+    if (this.halted?.()) return true;
     if (this.maxIterations !== undefined && this.iterations >= this.maxIterations) return true;
     return this.clock() >= this.deadline;
   }
 
   /** Only the deadline: inner loops check it so a long local search never overruns. */
   timeUp(): boolean {
+    if (this.halted?.()) return true;
     return this.deadline !== Infinity && this.clock() >= this.deadline;
   }
 

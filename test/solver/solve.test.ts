@@ -29,6 +29,19 @@ describe('solve', () => {
     expect(a.distance).toBe(b.distance);
   });
 
+  it('stops early with its best so far once `halted` says so (a spare seed giving its thread back)', () => {
+    const p = solomon('R105');
+    let polls = 0;
+    const halted = () => ++polls > 5000;
+    const r = solve(p, { iterations: 1_000_000, seed: 1 }, { halted });
+    assertFeasible(p, r);
+    expect(r.unassigned).toEqual([]);
+    expect(r.stats.iterations).toBeGreaterThan(0);
+    expect(r.stats.iterations).toBeLessThan(1_000_000);
+    // once halted, the search does not go on polling: it returned right after the flag turned
+    expect(polls).toBeLessThan(5000 + 100);
+  });
+
   it('answers with a full feasible solution even when the deadline has already passed', () => {
     const p = solomon('R105');
     let t = 0;

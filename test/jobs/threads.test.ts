@@ -1,0 +1,104 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { SolveResult } from '../../src/model/input.js';
+import type { SolveTask } from '../../src/pool/messages.js';
+import { SolverPool } from '../../src/pool/pool.js';
+import { defaultBudgetSec, type SolveRunner } from '../../src/jobs/service.js';
+import { COMPANY, addOrder, addVehicle, checkJob, makeService, makeStore, near, plan, until } from './world.js';
+
+// Real worker threads; the recorder only notes what goes through them.
+const pool = new SolverPool({ threads: 2 });
+afterAll(() => pool.destroy());
+
+interface Seen {
+  seed: number;
+  timeLimit: number;
+  flag?: Int32Array;
+  /** Order in which the tasks settled (0 first). */
+  settled?: number;
+  result?: SolveResult;
+}
+
+/** The real pool, with a record of every task and the order in which the tasks settled. */
+class Recorder implements SolveRunner {
+  readonly size: number;
+  readonly seen: Seen[] = [];
+  private settledCount = 0;
+  constructor(private readonly inner: SolverPool) {
+    this.size = inner.size;
+  }
+  async run(task: SolveTask, options?: { signal?: AbortSignal }): Promise<SolveResult> {
+    const entry: Seen = { seed: task.options.seed!, timeLimit: task.options.timeLimit!, flag: task.stop && new Int32Array(task.stop) };
+    this.seen.push(entry);
+    try {
+      entry.result = await this.inner.run(task, options);
+      return entry.result;
+    } finally {
+      entry.settled = this.settledCount++;
+    }
+  }
+}
+
+describe('idle threads join a job; they give way to the next one', () => {
+  it('the default budget grows with the orders: 1 s plus 7 ms an order, at most 4.5 s', () => {
+    expect(defaultBudgetSec(0)).toBe(1);
+    expect(defaultBudgetSec(100)).toBeCloseTo(1.7, 9);
+    expect(defaultBudgetSec(500)).toBe(4.5);
+    expect(defaultBudgetSec(1000)).toBe(4.5);
+  });
+
+  it('a job alone on a two-thread pool runs a spare seed on the idle thread; the better plan is kept', async () => {
+    const store = makeStore();
+    addVehicle(store, 1);
+    addVehicle(store, 2, { warehouseId: 2 });
+    for (let id = 1; id <= 30; id++) addOrder(store, { id, ...near((id % 9) - 4, ((id * 5) % 11) - 5) });
+    const recorder = new Recorder(pool);
+    let chosen: SolveResult | undefined;
+    const service = makeService(store, recorder, { onSolved: ({ result }) => (chosen = result) });
+    const done = await plan(service, { order_ids: Array.from({ length: 30 }, (_, i) => i + 1) });
+    checkJob(store, done);
+    expect(recorder.seen.map((s) => [s.seed, s.flag !== undefined])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
+    expect(recorder.seen[0].timeLimit).toBe(recorder.seen[1].timeLimit);
+    const distances = recorder.seen.map((s) => s.result!.distance);
+    expect(chosen!.distance).toBe(Math.min(...distances));
+  });
+
+  it('a spare seed stops early when another job needs its thread, and that job runs', async () => {
+    const store = makeStore();
+    addVehicle(store, 1);
+    addVehicle(store, 2);
+    for (let id = 1; id <= 40; id++) addOrder(store, { id, ...near((id % 9) - 4, ((id * 5) % 11) - 5) });
+    for (let id = 41; id <= 43; id++) addOrder(store, { id });
+    const recorder = new Recorder(pool);
+    // a budget far longer than what the spare should get once the second job comes
+    const service = makeService(store, recorder, { timeBudgetSec: 3 });
+    const first = await service.submit(COMPANY, { order_ids: Array.from({ length: 40 }, (_, i) => i + 1), vehicle_ids: [1] });
+    await until(() => recorder.seen.length === 2);
+    const second = await service.submit(COMPANY, { order_ids: [41, 42, 43], vehicle_ids: [2] });
+    const [a, b] = await Promise.all([service.waitFor(COMPANY, first.job_id), service.waitFor(COMPANY, second.job_id)]);
+    checkJob(store, a);
+    checkJob(store, b);
+    expect(recorder.seen).toHaveLength(3);
+    const [main, spare, next] = recorder.seen;
+    expect([main.seed, spare.seed, next.seed]).toEqual([1, 2, 1]);
+    expect(next.flag).toBeUndefined();
+    // the spare was asked to stop and settled before the first job's own solve reached its deadline
+    expect(Atomics.load(spare.flag!, 0)).toBe(1);
+    expect(spare.settled!).toBeLessThan(main.settled!);
+    expect(spare.result!.stats.iterations).toBeLessThan(main.result!.stats.iterations);
+  });
+
+  it('the budget of a job is shared by its dates in proportion to their orders', async () => {
+    const store = makeStore();
+    addVehicle(store, 1);
+    for (let id = 1; id <= 5; id++) addOrder(store, { id, deliveryDate: id <= 4 ? '2026-12-01' : '2026-12-02' });
+    const recorder = new Recorder(pool);
+    // no timeBudgetSec: the default for 5 orders
+    const done = await plan(makeService(store, recorder, { timeBudgetSec: undefined }), { order_ids: [1, 2, 3, 4, 5] });
+    checkJob(store, done);
+    const mains = recorder.seen.filter((s) => s.flag === undefined);
+    expect(mains.map((s) => s.timeLimit)).toEqual([(defaultBudgetSec(5) * 4) / 5, defaultBudgetSec(5) / 5]);
+  });
+});
