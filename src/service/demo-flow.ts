@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../cli/usage-error.js';
+import { defaultBudgetSec } from '../jobs/service.js';
 import { DEMO_ADDRESS_BOOK } from '../http/server.js';
 import { Store } from '../store/store.js';
 import { verifySignature } from '../webhooks/signature.js';
@@ -41,7 +42,7 @@ export async function main(argv: string[]): Promise<number> {
       options: {
         db: { type: 'string' },
         out: { type: 'string' },
-        'job-time-limit': { type: 'string', default: '3' },
+        'job-time-limit': { type: 'string' },
         orders: { type: 'string' },
       },
     }));
@@ -49,7 +50,7 @@ export async function main(argv: string[]): Promise<number> {
     throw new UsageError(`${(err as Error).message.split('\n')[0]} (usage: ${USAGE})`);
   }
   const limit = values['job-time-limit'];
-  if (!/^\d{1,4}(\.\d{1,3})?$/.test(limit) || Number(limit) <= 0) throw new UsageError(`--job-time-limit: expected seconds above 0, got '${limit}'`);
+  if (limit !== undefined && (!/^\d{1,4}(\.\d{1,3})?$/.test(limit) || Number(limit) <= 0)) throw new UsageError(`--job-time-limit: expected seconds above 0, got '${limit}'`);
   const book = readAddressBook(DEMO_ADDRESS_BOOK());
   if (values.orders !== undefined && (!/^\d{1,3}$/.test(values.orders) || Number(values.orders) < 1)) {
     throw new UsageError(`--orders: expected 1 to ${book.length}, got '${values.orders}'`);
@@ -92,7 +93,7 @@ export async function main(argv: string[]): Promise<number> {
   const script = process.argv[1]!;
   const child = spawn(
     process.execPath,
-    [...process.execArgv, script, 'serve', '--host', '127.0.0.1', '--port', '0', '--db', dbPath, '--log-level', 'warn', '--job-time-limit', limit],
+    [...process.execArgv, script, 'serve', '--host', '127.0.0.1', '--port', '0', '--db', dbPath, '--log-level', 'warn', ...(limit === undefined ? [] : ['--job-time-limit', limit])],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let serverErr = '';
@@ -141,8 +142,9 @@ export async function main(argv: string[]): Promise<number> {
     // 6. plan, wait for the event
     const job = await api('POST', '/api/public/v1/planning/jobs/', { external_ids: orders.map((o) => o.external_id) });
     const t0 = Date.now();
-    say(`planning job ${job.job_id} ${job.status} (${job.input.order_ids.length} orders, budget ${limit} s)`);
-    const finished = await waitUntil(60_000 + Number(limit) * 1000, 'the planning job', async () => {
+    const budget = limit === undefined ? defaultBudgetSec(job.input.order_ids.length) : Number(limit);
+    say(`planning job ${job.job_id} ${job.status} (${job.input.order_ids.length} orders, budget ${Number(budget.toFixed(2))} s)`);
+    const finished = await waitUntil(60_000 + budget * 1000, 'the planning job', async () => {
       const hook = hooks.find((h) => h.event === 'planning_job.finished' && h.data.job_id === job.job_id);
       if (hook) return { view: hook.data, via: `webhook${hook.verified ? ' (signature verified)' : ''}` };
       if (Date.now() - t0 > 5_000) {

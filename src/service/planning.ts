@@ -28,7 +28,7 @@ export interface PlanningRuntimeOptions {
   events: ServiceEvents;
   /** Solver worker threads (default: cores, at most 4). */
   workers?: number;
-  /** Solver time budget of one job in seconds (default 3). */
+  /** Solver time budget of one job in seconds (default: `defaultBudgetSec` of its order count). */
   jobTimeLimitSec?: number;
   matrix?: 'haversine' | 'osrm';
   osrmUrl?: string;
@@ -102,7 +102,7 @@ export function createPlanningRuntime(options: PlanningRuntimeOptions): Planning
     pool,
     events: bus,
     matrix: matrixProvider(options.matrix ?? 'haversine', options.osrmUrl),
-    timeBudgetSec: options.jobTimeLimitSec ?? 3,
+    timeBudgetSec: options.jobTimeLimitSec,
     onError: (error, jobId) => log?.error({ err: error, job_id: jobId }, 'planning job could not be written'),
   });
   let bridge: EventBridge | undefined = bridgeEvents({
