@@ -1,7 +1,7 @@
 /** The library's public face: re-exports only. Each part adds its own export lines. */
 export type * from './model/input.js';
 // planning jobs and the solver pool
-export { JobService, type JobServiceOptions, type SolveRunner } from './jobs/service.js';
+export { JobService, defaultBudgetSec, type JobServiceOptions, type SolveRunner } from './jobs/service.js';
 export { MemoryPlanningStore } from './jobs/memory-store.js';
 export { EventBus, type PlannerEvent, type EventName, type EventPayloads } from './jobs/events.js';
 export { PlanningInputError, JobServiceClosedError, MAX_ORDERS_PER_JOB, problemDetail, type PlanningProblem } from './jobs/errors.js';
