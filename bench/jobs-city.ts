@@ -119,13 +119,21 @@ export function loadCity(): City {
   return JSON.parse(readFileSync(new URL('../data/city/city.json', import.meta.url), 'utf8')) as City;
 }
 
-/** The city in a memory store: company, warehouses, vehicles and its first `orders` orders (all by default). */
-export function cityStore(city: City, orders = city.orders.length): MemoryPlanningStore {
+/**
+ * The city in a memory store: company, warehouses, vehicles and its first `orders` orders (all by
+ * default). `companies` > 1 adds copies of the whole city as further companies (ids 2, 3, ...;
+ * their own warehouses, vehicles and orders), for jobs that run at the same time without sharing
+ * vehicles.
+ */
+export function cityStore(city: City, orders = city.orders.length, companies = 1): MemoryPlanningStore {
   const store = new MemoryPlanningStore();
-  store.addCompany(city.company);
-  for (const w of city.warehouses) store.addWarehouse(w);
-  for (const v of city.vehicles) store.addVehicle(v);
-  for (const o of city.orders.slice(0, orders)) store.addOrder(o);
+  for (let k = 0; k < companies; k++) {
+    const companyId = city.company.id + k;
+    store.addCompany({ ...city.company, id: companyId });
+    for (const w of city.warehouses) store.addWarehouse({ ...w, id: w.id + 1000 * k, companyId });
+    for (const v of city.vehicles) store.addVehicle({ ...v, id: v.id + 1000 * k, warehouseId: v.warehouseId + 1000 * k, companyId });
+    for (const o of city.orders.slice(0, orders)) store.addOrder({ ...o, id: o.id + 100_000 * k, companyId });
+  }
   return store;
 }
 

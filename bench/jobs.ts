@@ -10,6 +10,10 @@
  * `--seeds` the service's default (one seed, plus a spare seed on each idle pool thread);
  * `--seeds N` runs exactly N seeds in parallel per job (JobService seedsPerSolve). The reference
  * jobs run with the same seeds setting.
+ *
+ * `--overlap S` measures instead two jobs on one service: a second company's copy of the city
+ * submitted S seconds after the first (both 500 orders, no shared vehicles), `--runs` times: the
+ * second job's time shows what a spare seed costs a job that arrives at a busy pool.
  */
 import { performance } from 'node:perf_hooks';
 import type { JobResult } from '../src/jobs/ports.js';
@@ -31,6 +35,7 @@ const threads = arg('threads', 2);
 const seeds = process.argv.includes('--seeds') ? arg('seeds', 1) : undefined;
 /** Seeds one job uses: runs i and i + 1 do not share any. */
 const seedStep = seeds ?? threads;
+const overlap = process.argv.includes('--overlap') ? arg('overlap', 1) : undefined;
 
 
 interface Run {
@@ -62,36 +67,73 @@ function quantile(sorted: number[], q: number): number {
   return sorted[lo] + (sorted[Math.ceil(i)] - sorted[lo]) * (i - lo);
 }
 
+/** Two companies' cities on one service; the second submitted `delaySec` after the first. */
+async function pair(pool: SolverPool, budgetSec: number, seed: number, delaySec: number): Promise<[Run, Run]> {
+  const store = cityStore(city, city.orders.length, 2);
+  const service = new JobService({ store, pool, timeBudgetSec: budgetSec, seed, seedsPerSolve: seeds, abortGraceSec: 30 });
+  const job = async (companyId: number): Promise<Run> => {
+    const t0 = performance.now();
+    const submitted = await service.submit(companyId, { external_ids: city.orders.map((o) => o.externalId!) });
+    const done = await service.waitFor(companyId, submitted.job_id);
+    const ms = performance.now() - t0;
+    if (done.status !== 'done') throw new Error(`job failed: ${done.error}`);
+    const result = done.result as JobResult;
+    const km = result.route_ids.reduce((sum, id) => sum + store.getRoute(id)!.plannedMileageKm, 0);
+    return { ms, km, routes: result.route_ids.length, unassigned: result.unassigned.length, reasons: '' };
+  };
+  const first = job(city.company.id);
+  await new Promise((r) => setTimeout(r, delaySec * 1000));
+  const second = job(city.company.id + 1);
+  return [await first, await second];
+}
+
 const pool = new SolverPool({ threads });
 try {
   await once(pool, 0.5, 1); // warm-up: threads started, code compiled
-  const results: Run[] = [];
-  for (let i = 0; i < runs; i++) {
-    results.push(await once(pool, budget, 1 + i * seedStep));
-    const r = results.at(-1)!;
-    console.error(`run ${i + 1}/${runs}: ${(r.ms / 1000).toFixed(2)} s, ${r.km.toFixed(2)} km, ${r.routes} routes, ${r.unassigned} unassigned`);
+  if (overlap !== undefined) {
+    const firsts: Run[] = [];
+    const seconds: Run[] = [];
+    for (let i = 0; i < runs; i++) {
+      const [a, b] = await pair(pool, budget, 1 + i * seedStep, overlap);
+      firsts.push(a);
+      seconds.push(b);
+      console.error(`pair ${i + 1}/${runs}: first ${(a.ms / 1000).toFixed(2)} s ${a.km.toFixed(2)} km, second ${(b.ms / 1000).toFixed(2)} s ${b.km.toFixed(2)} km`);
+    }
+    const med = (xs: number[]) => quantile([...xs].sort((a, b) => a - b), 0.5);
+    console.log(`| jobs | budget | second job submitted after | first job: p50 time / median km | second job: p50 time / median km |`);
+    console.log('|---|---|---|---|---|');
+    console.log(
+      `| ${runs} pairs | ${budget} s | ${overlap} s | ${(med(firsts.map((r) => r.ms)) / 1000).toFixed(2)} s / ${med(firsts.map((r) => r.km)).toFixed(2)} km | ${(med(seconds.map((r) => r.ms)) / 1000).toFixed(2)} s / ${med(seconds.map((r) => r.km)).toFixed(2)} km |`,
+    );
+  } else {
+    const results: Run[] = [];
+    for (let i = 0; i < runs; i++) {
+      results.push(await once(pool, budget, 1 + i * seedStep));
+      const r = results.at(-1)!;
+      console.error(`run ${i + 1}/${runs}: ${(r.ms / 1000).toFixed(2)} s, ${r.km.toFixed(2)} km, ${r.routes} routes, ${r.unassigned} unassigned`);
+    }
+    const refs: Run[] = [];
+    for (let i = 0; i < referenceRuns; i++) {
+      console.error(`reference ${i + 1}/${referenceRuns}: one job with a ${reference} s budget...`);
+      refs.push(await once(pool, reference, 1 + i * seedStep));
+      console.error(`  ${refs.at(-1)!.km.toFixed(2)} km, ${refs.at(-1)!.routes} routes`);
+    }
+    const ref = [...refs].sort((a, b) => a.km - b.km)[Math.floor((refs.length - 1) / 2)];
+    const times = results.map((r) => r.ms).sort((a, b) => a - b);
+    const gaps = results.map((r) => (100 * (r.km - ref.km)) / ref.km);
+    const fmt = (x: number) => x.toFixed(2);
+    console.log(`Seeds per job: ${seeds === undefined ? `service default (one, plus spares on idle threads of ${threads})` : seeds}.\n`);
+    console.log(`| runs | budget | p50 job time | p95 job time | distance (median) | routes | unassigned | gap to ${reference} s (median / worst) |`);
+    console.log('|---|---|---|---|---|---|---|---|');
+    const kms = results.map((r) => r.km).sort((a, b) => a - b);
+    console.log(
+      `| ${runs} | ${budget} s | ${fmt(quantile(times, 0.5) / 1000)} s | ${fmt(quantile(times, 0.95) / 1000)} s | ${fmt(quantile(kms, 0.5))} km | ${results.map((r) => r.routes).join('/')} | ${results.map((r) => r.unassigned).join('/')} | ${fmt(quantile([...gaps].sort((a, b) => a - b), 0.5))} % / ${fmt(Math.max(...gaps))} % |`,
+    );
+    console.log(
+      `\nReference (${reference} s budget, median of ${refs.length}): ${fmt(ref.km)} km, ${ref.routes} routes, ${ref.unassigned} unassigned (${ref.reasons}), job time ${fmt(ref.ms / 1000)} s; all: ${refs.map((r) => fmt(r.km)).join(', ')} km.`,
+    );
+    console.log(`Unassigned reasons of the ${budget} s runs: ${[...new Set(results.map((r) => r.reasons))].join(' | ')}.`);
   }
-  const refs: Run[] = [];
-  for (let i = 0; i < referenceRuns; i++) {
-    console.error(`reference ${i + 1}/${referenceRuns}: one job with a ${reference} s budget...`);
-    refs.push(await once(pool, reference, 1 + i * seedStep));
-    console.error(`  ${refs.at(-1)!.km.toFixed(2)} km, ${refs.at(-1)!.routes} routes`);
-  }
-  const ref = [...refs].sort((a, b) => a.km - b.km)[Math.floor((refs.length - 1) / 2)];
-  const times = results.map((r) => r.ms).sort((a, b) => a - b);
-  const gaps = results.map((r) => (100 * (r.km - ref.km)) / ref.km);
-  const fmt = (x: number) => x.toFixed(2);
-  console.log(`Seeds per job: ${seeds === undefined ? `service default (one, plus spares on idle threads of ${threads})` : seeds}.\n`);
-  console.log(`| runs | budget | p50 job time | p95 job time | distance (median) | routes | unassigned | gap to ${reference} s (median / worst) |`);
-  console.log('|---|---|---|---|---|---|---|---|');
-  const kms = results.map((r) => r.km).sort((a, b) => a - b);
-  console.log(
-    `| ${runs} | ${budget} s | ${fmt(quantile(times, 0.5) / 1000)} s | ${fmt(quantile(times, 0.95) / 1000)} s | ${fmt(quantile(kms, 0.5))} km | ${results.map((r) => r.routes).join('/')} | ${results.map((r) => r.unassigned).join('/')} | ${fmt(quantile([...gaps].sort((a, b) => a - b), 0.5))} % / ${fmt(Math.max(...gaps))} % |`,
-  );
-  console.log(
-    `\nReference (${reference} s budget, median of ${refs.length}): ${fmt(ref.km)} km, ${ref.routes} routes, ${ref.unassigned} unassigned (${ref.reasons}), job time ${fmt(ref.ms / 1000)} s; all: ${refs.map((r) => fmt(r.km)).join(', ')} km.`,
-  );
-  console.log(`Unassigned reasons of the ${budget} s runs: ${[...new Set(results.map((r) => r.reasons))].join(' | ')}.`);
 } finally {
   await pool.destroy();
 }
