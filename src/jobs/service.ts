@@ -444,7 +444,7 @@ export class JobService {
     } catch (error) {
       if (error instanceof PoolTaskError && error.kind === 'aborted' && !spare) {
         throw new JobFailure(
-          `The planning did not finish within its time budget (${jobBudget} s plus ${this.graceSec} s grace) and was stopped. Nothing was planned.`,
+          `The planning did not finish within its time budget (${Number(jobBudget.toFixed(3))} s plus ${this.graceSec} s grace) and was stopped. Nothing was planned.`,
         );
       }
       throw error;
