@@ -16,7 +16,11 @@ import type { SolveTask } from './messages.js';
 export interface SolverPoolOptions {
   /** Worker threads (default: the machine's cores, at most 4). */
   threads?: number;
-  /** A thread idle this long is stopped (ms; default 60 s: respawning costs). */
+  /** Threads kept running while idle (default: all of them). A job's spare seed starts at once
+   *  only on a running thread, and a thread terminated by an abort is replaced only up to this
+   *  number (Piscina starts new threads when tasks arrive, not for tasks already queued). */
+  minThreads?: number;
+  /** A thread above `minThreads` idle this long is stopped (ms; default 60 s: respawning costs). */
   idleTimeoutMs?: number;
   /** Heap cap of one worker (MB; default 1024); beyond it the task fails as out_of_memory. */
   maxOldGenerationSizeMb?: number;
@@ -53,7 +57,7 @@ export class SolverPool {
     const filename = options.filename ?? defaultWorkerFile();
     this.piscina = new Piscina<SolveTask, SolveResult>({
       filename: typeof filename === 'string' ? filename : fileURLToPath(filename),
-      minThreads: 1,
+      minThreads: Math.min(this.size, Math.max(1, options.minThreads ?? this.size)),
       maxThreads: this.size,
       idleTimeout: options.idleTimeoutMs ?? 60_000,
       resourceLimits: { maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? 1024 },

@@ -123,6 +123,25 @@ describe('job states and events', () => {
     await service.close('abandon');
   });
 
+  it('a spare seed that ignores its stop flag loses its thread to the next job', async () => {
+    // vehicle 1 makes its job's solves hang (the main one and the spare on the second thread);
+    // vehicle 2's job needs a thread: the spare is flagged, ignores it, and is terminated
+    const store = makeStore();
+    addVehicle(store, 1, { features: ['test:hang'] });
+    addVehicle(store, 2, { features: ['test:unassign'] });
+    for (let id = 1; id <= 4; id++) addOrder(store, { id });
+    const service = new JobService({ store, pool, timeBudgetSec: 60 });
+    const stuck = await service.submit(COMPANY, { order_ids: [1, 2], vehicle_ids: [1] });
+    await until(() => store.getJob(COMPANY, stuck.job_id)!.status === 'running');
+    // both threads taken: the hanging job's own solve and its spare
+    await new Promise((r) => setTimeout(r, 300));
+    const next = await service.submit(COMPANY, { order_ids: [3, 4], vehicle_ids: [2] });
+    const done = await service.waitFor(COMPANY, next.job_id);
+    expect(done.status).toBe('done');
+    expect(store.getJob(COMPANY, stuck.job_id)!.status).toBe('running');
+    await service.close('abandon');
+  });
+
   it('a restart runs again the jobs left running and queued, and they complete', async () => {
     const { store } = world('test:hang');
     const first = new JobService({ store, pool, timeBudgetSec: 60, concurrency: 1 });
