@@ -7,7 +7,7 @@
  * SQLite file, seeded with the generated city (data/city/city.json: 2 depots, 20 vehicles, 500
  * orders with coordinates, so no geocoding), a real local webhook receiver subscribed to the event.
  *
- *   npx tsx bench/flow.ts [--runs 5] [--budget 3] [--workers 2]
+ *   npx tsx bench/flow.ts [--runs 5] [--budget S (default: the service's, scaled by orders)] [--workers 2]
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -40,7 +40,7 @@ interface City {
 }
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '5' }, budget: { type: 'string', default: '3' }, workers: { type: 'string', default: '2' } },
+  options: { runs: { type: 'string', default: '5' }, budget: { type: 'string' }, workers: { type: 'string', default: '2' } },
 });
 const runs = Number(values.runs);
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -93,7 +93,7 @@ store.close();
 // serve
 const child = spawn(
   process.execPath,
-  ['--import', 'tsx', join(root, 'src/cli.ts'), 'serve', '--port', '0', '--db', dbPath, '--geocoder', 'none', '--log-level', 'warn', '--job-time-limit', values.budget, '--workers', values.workers],
+  ['--import', 'tsx', join(root, 'src/cli.ts'), 'serve', '--port', '0', '--db', dbPath, '--geocoder', 'none', '--log-level', 'warn', ...(values.budget === undefined ? [] : ['--job-time-limit', values.budget]), '--workers', values.workers],
   { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
 );
 const base = await new Promise<string>((resolve) => {
@@ -174,7 +174,7 @@ const log = (s: string) => {
   lines.push(s);
   console.log(s);
 };
-log(`machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? '?'}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; serve --workers ${values.workers} --job-time-limit ${values.budget}`);
+log(`machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? '?'}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; serve --workers ${values.workers} --job-time-limit ${values.budget ?? 'default'}`);
 
 await jobToEvent(20); // warm-up: worker threads, statements
 for (const n of [100, 500]) {
