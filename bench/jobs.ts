@@ -17,6 +17,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { JobResult } from '../src/jobs/ports.js';
+import type { MemoryPlanningStore } from '../src/jobs/memory-store.js';
 import { JobService, defaultBudgetSec } from '../src/jobs/service.js';
 import { SolverPool } from '../src/pool/pool.js';
 import { cityStore, loadCity } from './jobs-city.js';
@@ -46,12 +47,11 @@ interface Run {
   reasons: string;
 }
 
-async function once(pool: SolverPool, budgetSec: number, seed: number): Promise<Run> {
-  const store = cityStore(city);
-  const service = new JobService({ store, pool, timeBudgetSec: budgetSec, seed, seedsPerSolve: seeds, abortGraceSec: 30 });
+/** Plans the whole city for one company of the store through the service, and times it. */
+async function timedJob(service: JobService, store: MemoryPlanningStore, companyId: number): Promise<Run> {
   const t0 = performance.now();
-  const job = await service.submit(city.company.id, { external_ids: city.orders.map((o) => o.externalId!) });
-  const done = await service.waitFor(city.company.id, job.job_id);
+  const job = await service.submit(companyId, { external_ids: city.orders.map((o) => o.externalId!) });
+  const done = await service.waitFor(companyId, job.job_id);
   const ms = performance.now() - t0;
   if (done.status !== 'done') throw new Error(`job failed: ${done.error}`);
   const result = done.result as JobResult;
@@ -59,6 +59,15 @@ async function once(pool: SolverPool, budgetSec: number, seed: number): Promise<
   const count = new Map<string, number>();
   for (const u of result.unassigned) count.set(u.reason, (count.get(u.reason) ?? 0) + 1);
   return { ms, km, routes: result.route_ids.length, unassigned: result.unassigned.length, reasons: [...count].map(([r, n]) => `${r} ${n}`).join(', ') || '-' };
+}
+
+function serviceFor(store: MemoryPlanningStore, pool: SolverPool, budgetSec: number, seed: number): JobService {
+  return new JobService({ store, pool, timeBudgetSec: budgetSec, seed, seedsPerSolve: seeds, abortGraceSec: 30 });
+}
+
+async function once(pool: SolverPool, budgetSec: number, seed: number): Promise<Run> {
+  const store = cityStore(city);
+  return timedJob(serviceFor(store, pool, budgetSec, seed), store, city.company.id);
 }
 
 function quantile(sorted: number[], q: number): number {
@@ -70,20 +79,10 @@ function quantile(sorted: number[], q: number): number {
 /** Two companies' cities on one service; the second submitted `delaySec` after the first. */
 async function pair(pool: SolverPool, budgetSec: number, seed: number, delaySec: number): Promise<[Run, Run]> {
   const store = cityStore(city, city.orders.length, 2);
-  const service = new JobService({ store, pool, timeBudgetSec: budgetSec, seed, seedsPerSolve: seeds, abortGraceSec: 30 });
-  const job = async (companyId: number): Promise<Run> => {
-    const t0 = performance.now();
-    const submitted = await service.submit(companyId, { external_ids: city.orders.map((o) => o.externalId!) });
-    const done = await service.waitFor(companyId, submitted.job_id);
-    const ms = performance.now() - t0;
-    if (done.status !== 'done') throw new Error(`job failed: ${done.error}`);
-    const result = done.result as JobResult;
-    const km = result.route_ids.reduce((sum, id) => sum + store.getRoute(id)!.plannedMileageKm, 0);
-    return { ms, km, routes: result.route_ids.length, unassigned: result.unassigned.length, reasons: '' };
-  };
-  const first = job(city.company.id);
+  const service = serviceFor(store, pool, budgetSec, seed);
+  const first = timedJob(service, store, city.company.id);
   await new Promise((r) => setTimeout(r, delaySec * 1000));
-  const second = job(city.company.id + 1);
+  const second = timedJob(service, store, city.company.id + 1);
   return [await first, await second];
 }
 
