@@ -75,12 +75,13 @@ export function defaultBudgetSec(orders: number): number {
   return Math.min(4.5, 1 + 0.007 * orders);
 }
 
-/** A spare seed: a solve on an otherwise idle thread that gives the thread up when asked. */
+/** A spare seed: a solve on an otherwise idle thread that gives the thread up when its flag is set. */
 interface Spare {
   flag: Int32Array;
   controller: AbortController;
-  settled: boolean;
 }
+
+const asked = (spare: Spare) => Atomics.load(spare.flag, 0) !== 0;
 
 /** How long a spare seed may take to stop on its flag before its thread is terminated. */
 const SPARE_STOP_GRACE_MS = 250;
@@ -106,9 +107,8 @@ export class JobService {
   private active = 0;
   /** Pool tasks of this service not yet settled (each holds or waits for a thread). */
   private tasks = 0;
-  /** Spare seeds running now, and how many of them were asked to stop and have not yet. */
+  /** Spare seeds not yet settled (some perhaps asked to stop already). */
   private readonly spares = new Set<Spare>();
-  private stopping = 0;
   private closed = false;
   private abandoned = false;
 
@@ -387,8 +387,7 @@ export class JobService {
       this.makeRoom();
       const main = this.solveOnce(problem, timeLimit, first, jobBudget);
       const spares: Array<Promise<SolveResult | null>> = [];
-      // threads left idle once this solve holds one (spares being stopped are as good as gone)
-      const idle = this.pool.size - (this.tasks - this.stopping);
+      const idle = this.pool.size - this.threadsHeld();
       for (let i = 0; i < idle && this.queue.length === 0; i++) spares.push(this.solveSpare(problem, timeLimit, first + 1 + i, jobBudget));
       results = [await main];
       for (const r of await Promise.all(spares)) if (r !== null) results.push(r);
@@ -400,31 +399,36 @@ export class JobService {
     return best;
   }
 
+  /** Threads this service's tasks hold or wait for; a spare asked to stop counts as gone. */
+  private threadsHeld(): number {
+    let held = this.tasks;
+    for (const spare of this.spares) if (asked(spare)) held--;
+    return held;
+  }
+
   /** A new solve needs a thread: asks a spare seed to give its thread back when none is idle. */
   private makeRoom(): void {
-    if (this.tasks - this.stopping < this.pool.size) return;
+    if (this.threadsHeld() < this.pool.size) return;
     for (const spare of this.spares) {
-      this.spares.delete(spare);
-      this.stopping++;
+      if (asked(spare)) continue;
       Atomics.store(spare.flag, 0, 1);
       // a solve that does not stop on its flag loses its thread
       setTimeout(() => {
-        if (!spare.settled) spare.controller.abort();
+        if (this.spares.has(spare)) spare.controller.abort();
       }, SPARE_STOP_GRACE_MS).unref();
       return;
     }
   }
 
   private async solveSpare(problem: ProblemInput, timeLimit: number, seed: number, jobBudget: number): Promise<SolveResult | null> {
-    const spare: Spare = { flag: new Int32Array(new SharedArrayBuffer(4)), controller: new AbortController(), settled: false };
+    const spare: Spare = { flag: new Int32Array(new SharedArrayBuffer(4)), controller: new AbortController() };
     this.spares.add(spare);
     try {
       return await this.solveOnce(problem, timeLimit, seed, jobBudget, spare);
     } catch {
       return null;
     } finally {
-      spare.settled = true;
-      if (!this.spares.delete(spare)) this.stopping--;
+      this.spares.delete(spare);
     }
   }
 
