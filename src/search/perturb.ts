@@ -2,12 +2,15 @@
  * Ruin and recreate (SISR, Christiaens & Vanden Berghe 2020): remove strings of consecutive orders
  * from routes near a random seed order, then reinsert every removed order at its cheapest feasible
  * position, skipping each position with a small "blink" probability, in an order chosen at random
- * among random / heaviest first / farthest first / closest first.
+ * among random / heaviest first / farthest first / closest first. The recreate either prices every
+ * position of every candidate route, or (`nearUse` > 0) only the positions next to the order's
+ * granular neighbours and the empty routes, with the full scan as the fallback when none of those
+ * is feasible.
  */
 import type { SearchSolution } from '../route/search-solution.js';
 import type { RouteProbe } from '../route/probe.js';
 import type { SearchRoute } from '../route/search-route.js';
-import { bestInsertion, newChoice } from '../route/insertion.js';
+import { bestInsertion, bestNearInsertion, newChoice } from '../route/insertion.js';
 
 export interface RuinParams {
   /** Average number of orders removed. */
@@ -40,6 +43,8 @@ export class RuinRecreate {
   private near: SearchRoute[] = [];
   private mark: Float64Array;
   private stamp = 0;
+  /** When > 0, the recreate prices only the positions next to this many granular neighbours. */
+  nearUse = 0;
 
   private nearRoutes(o: number): void {
     const sol = this.sol;
@@ -156,7 +161,10 @@ export class RuinRecreate {
     const blink = () => rng.next();
     for (const o of orders) {
       sol.candidateRoutes(this.cands);
-      if (this.cands.length > NEAR_ROUTES_FROM) {
+      if (this.nearUse > 0) {
+        bestNearInsertion(sol, this.probe, o, this.neighbours, this.nearUse, this.cands, this.choice, this.params.blinkRate, blink);
+        if (this.choice.route === null) bestInsertion(sol, this.probe, o, this.cands, this.choice, this.tmp, this.params.blinkRate, blink);
+      } else if (this.cands.length > NEAR_ROUTES_FROM) {
         // many routes: try those holding a neighbour of o (and the empty ones) first
         this.nearRoutes(o);
         bestInsertion(sol, this.probe, o, this.near, this.choice, this.tmp, this.params.blinkRate, blink);

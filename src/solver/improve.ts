@@ -15,6 +15,7 @@ import { LocalSearch } from '../search/local-search.js';
 import { exhaustiveOperators } from '../search/operators/index.js';
 import { RuinRecreate, defaultRuinParams, type RuinParams } from '../search/perturb.js';
 import { VehicleReassign } from '../search/reassign.js';
+import { AdaptiveChoice } from './adaptive.js';
 import type { Rng } from './rng.js';
 import type { Stop } from './stop.js';
 
@@ -38,6 +39,11 @@ export interface ImproveContext {
   targetFeasible?: number;
   /** Starting penalty weight, in units of the average arc cost per unit of violation. */
   initialPenalty?: number;
+  /**
+   * Recreate by inserting next to near orders only (true), scanning every position (false), or
+   * choosing between the two with adaptive weights (default).
+   */
+  nearInsertion?: boolean;
 }
 
 /** Share of the ruins that empty a whole route, on instances with long routes. */
@@ -64,6 +70,10 @@ function evaluations(ls: LocalSearch): number {
   for (const op of ls.operators) e += op.evaluations;
   return e;
 }
+
+/** The two recreates (options of the adaptive choice): every position of every candidate route, or only next to near orders. */
+const FULL = 0;
+const NEAR = 1;
 
 /** Keeps a copy of each route and the version it was copied at. */
 class RouteCopies {
@@ -160,6 +170,12 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
     for (const r of sol.routes) if (!r.feasible()) return false;
     return true;
   };
+  // the full scan and the near-only recreate, weighted by how often each improves on the current
+  // solution (on the 500-order cities the near-only one wins; on Solomon and Homberger neither)
+  const weights = [1, 1];
+  if (ctx.nearInsertion === true) weights[FULL] = 0;
+  if (ctx.nearInsertion === false) weights[NEAR] = 0;
+  const recreates = new AdaptiveChoice(weights);
   let feasibleSeen = 0;
   let seen = 0;
   if (penalties) setPenalised(true);
@@ -201,6 +217,8 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
     const removed = rng.next() < routeRuinShare ? rr.ruinRoute(rng) : rr.ruin(rng);
     // orders still out get a chance in every recreate
     if (currentUnassigned > 0) for (const o of sol.unassigned()) if (!removed.includes(o)) removed.push(o);
+    const mode = recreates.pick(rng);
+    rr.nearUse = mode === NEAR ? ctx.neighbours.k : 0;
     rr.recreate(rng, removed);
     let cost = sol.cost();
     if (cost < currentCost * (1 + lsWithin)) {
@@ -218,6 +236,7 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
     if (feasibleNow) feasibleSeen++;
     const progress = stop.progress();
     const temperature = t0 * Math.pow(t1 / t0, progress);
+    recreates.score(mode, cost < currentCost - 1e-9 ? 1 : 0);
     if (cost < currentCost - 1e-9 || cost < currentCost - temperature * Math.log(rng.next())) {
       current.save();
       currentCost = cost;

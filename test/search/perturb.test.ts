@@ -1,6 +1,7 @@
 /**
  * Ruin and recreate: string ruins and whole-route ruins take out what they say, and the recreate
- * puts every order back at most once, leaving a solution the independent checker accepts.
+ * (full scan or near-only) puts every order back at most once, leaving a solution the independent
+ * checker accepts.
  */
 import { describe, expect, it } from 'vitest';
 import { buildProblem, costModel } from '../../src/model/problem.js';
@@ -38,9 +39,15 @@ describe('ruin and recreate', () => {
     }
   });
 
-  for (const seed of [42, 43]) {
-    it(`string and route ruins followed by recreate keep every order once and stay feasible (seed ${seed})`, () => {
+  for (const [seed, near] of [
+    [42, false],
+    [43, false],
+    [44, true],
+    [45, true],
+  ] as const) {
+    it(`string and route ruins followed by a ${near ? 'near-only' : 'full-scan'} recreate keep every order once and stay feasible (seed ${seed})`, () => {
       const { input, p, sol, rr, rng } = setUp(seed);
+      if (near) rr.nearUse = 10;
       for (let t = 0; t < 60; t++) {
         const removed = (t % 5 === 0 ? rr.ruinRoute(rng) : rr.ruin(rng)).slice();
         for (const e of rr.edges) expect(removed.includes(e)).toBe(false);

@@ -40,8 +40,14 @@ function longRoutes(seed: number): ProblemInput {
 }
 
 describe('improve on long routes', () => {
-  for (const seed of [1, 2, 3]) {
-    it(`seed ${seed}: feasible, every order served once, no worse than the start`, () => {
+  for (const [seed, nearInsertion] of [
+    [1, undefined],
+    [2, undefined],
+    [3, undefined],
+    [4, true],
+    [5, false],
+  ] as const) {
+    it(`seed ${seed}, recreate ${nearInsertion === undefined ? 'adaptive' : nearInsertion ? 'near-only' : 'full scan'}: feasible, every order served once, no worse than the start`, () => {
       const input = longRoutes(seed);
       const p = buildProblem(input);
       const sol = new SearchSolution(p, costModel(p, 'distance'));
@@ -51,7 +57,7 @@ describe('improve on long routes', () => {
       expect(sol.unassignedCount()).toBe(0);
       expect(p.nOrders / sol.usedVehicles()).toBeGreaterThanOrEqual(30);
       const start = sol.distance();
-      improve(sol, { neighbours, rng, stop: new Stop(() => 0, undefined, 300), objective: 'distance' });
+      improve(sol, { neighbours, rng, stop: new Stop(() => 0, undefined, 300), objective: 'distance', nearInsertion });
       assertSearchFeasible(input, sol);
       expect(sol.unassignedCount()).toBe(0);
       expect(sol.distance()).toBeLessThanOrEqual(start + 1e-6);
