@@ -40,14 +40,14 @@ function longRoutes(seed: number): ProblemInput {
 }
 
 describe('improve on long routes', () => {
-  for (const [seed, nearInsertion] of [
+  for (const [seed, nearShare] of [
     [1, undefined],
     [2, undefined],
     [3, undefined],
-    [4, true],
-    [5, false],
+    [4, 1],
+    [5, 0],
   ] as const) {
-    it(`seed ${seed}, recreate ${nearInsertion === undefined ? 'adaptive' : nearInsertion ? 'near-only' : 'full scan'}: feasible, every order served once, no worse than the start`, () => {
+    it(`seed ${seed}, recreate ${nearShare === undefined ? 'mixed' : nearShare === 1 ? 'near-only' : 'full scan'}: feasible, every order served once, no worse than the start`, () => {
       const input = longRoutes(seed);
       const p = buildProblem(input);
       const sol = new SearchSolution(p, costModel(p, 'distance'));
@@ -57,7 +57,7 @@ describe('improve on long routes', () => {
       expect(sol.unassignedCount()).toBe(0);
       expect(p.nOrders / sol.usedVehicles()).toBeGreaterThanOrEqual(30);
       const start = sol.distance();
-      improve(sol, { neighbours, rng, stop: new Stop(() => 0, undefined, 300), objective: 'distance', nearInsertion });
+      improve(sol, { neighbours, rng, stop: new Stop(() => 0, undefined, 300), objective: 'distance', nearShare });
       assertSearchFeasible(input, sol);
       expect(sol.unassignedCount()).toBe(0);
       expect(sol.distance()).toBeLessThanOrEqual(start + 1e-6);
