@@ -26,10 +26,11 @@ export function bestInRoute(
   rand?: () => number,
   /** Only positions cheaper than this are of interest (lets a cheap lower bound skip the rest). */
   bound = Infinity,
+  /** Only the positions from..to (insert after), default all. */
+  from = 0,
+  to = r.size,
 ): InsertionChoice {
-  out.route = null;
-  out.pos = -1;
-  out.delta = Infinity;
+  reset(out);
   const p = sol.p;
   const v = r.vehicle;
   if (!sol.compatible(o, r)) return out;
@@ -45,7 +46,7 @@ export function bestInRoute(
   const n = p.nLoc;
   const L = p.oLoc[o];
   const late = p.oLate[o] + EPS;
-  for (let pos = 0; pos <= r.size; pos++) {
+  for (let pos = from; pos <= to; pos++) {
     if (blinkRate > 0 && rand !== undefined && rand() < blinkRate) continue;
     const a = r.loc[pos];
     // cannot reach o before its window closes, even leaving the prefix as early as possible
@@ -78,18 +79,24 @@ export function bestInsertion(
   blinkRate = 0,
   rand?: () => number,
 ): InsertionChoice {
-  out.route = null;
-  out.pos = -1;
-  out.delta = Infinity;
-  for (const r of routes) {
-    bestInRoute(sol, probe, o, r, tmp, blinkRate, rand, out.delta);
-    if (tmp.delta < out.delta) {
-      out.delta = tmp.delta;
-      out.pos = tmp.pos;
-      out.route = tmp.route;
-    }
-  }
+  reset(out);
+  for (const r of routes) keepCheaper(out, bestInRoute(sol, probe, o, r, tmp, blinkRate, rand, out.delta));
   return out;
+}
+
+function reset(c: InsertionChoice): void {
+  c.route = null;
+  c.pos = -1;
+  c.delta = Infinity;
+}
+
+/** Takes `c` into `out` when it is cheaper. */
+function keepCheaper(out: InsertionChoice, c: InsertionChoice): void {
+  if (c.delta < out.delta) {
+    out.delta = c.delta;
+    out.pos = c.pos;
+    out.route = c.route;
+  }
 }
 
 export function newChoice(): InsertionChoice {
@@ -112,54 +119,27 @@ export function bestNearInsertion(
   use: number,
   routes: SearchRoute[],
   out: InsertionChoice,
+  tmp: InsertionChoice,
   blinkRate = 0,
   rand?: () => number,
 ): InsertionChoice {
-  out.route = null;
-  out.pos = -1;
-  out.delta = Infinity;
-  const p = sol.p;
-  const c = sol.costs;
-  const strict = !c.penalised;
-  const D = p.dist;
-  const T = p.dur;
-  const n = p.nLoc;
-  const L = p.oLoc[o];
-  const late = p.oLate[o] + EPS;
+  reset(out);
+  // one position at a time, each skipped by a blink of its own
+  const at = (r: SearchRoute, pos: number): void => {
+    if (blinkRate > 0 && rand !== undefined && rand() < blinkRate) return;
+    keepCheaper(out, bestInRoute(sol, probe, o, r, tmp, 0, undefined, out.delta, pos, pos));
+  };
+  // empty routes: one position each
+  for (const r of routes) if (r.size === 0) at(r, 0);
   const { k, list } = neighbours;
   const m = Math.min(use, k);
-  // empty routes: one position each
-  for (const r of routes) if (r.size === 0) tryAt(r, 0);
   for (let t = 0; t < m; t++) {
     const v = list[o * k + t];
     const ri = sol.routeOf[v];
     if (ri < 0) continue;
-    const r = sol.routes[ri];
     const i = sol.posOf[v];
-    tryAt(r, i - 1);
-    tryAt(r, i);
+    at(sol.routes[ri], i - 1);
+    at(sol.routes[ri], i);
   }
   return out;
-
-  function tryAt(r: SearchRoute, pos: number): void {
-    if (blinkRate > 0 && rand !== undefined && rand() < blinkRate) return;
-    const v = r.vehicle;
-    if (!sol.compatible(o, r) || r.size + 1 > p.vMaxOrders[v]) return;
-    if (strict && (r.weight + p.oW[o] > p.vCapW[v] + EPS || r.volume + p.oV[o] > p.vCapV[v] + EPS)) return;
-    const a = r.loc[pos];
-    if (strict && r.fE[pos] + r.fD[pos] - r.fT[pos] + T[a * n + L] > late) return;
-    if (c.perDuration === 0 && r.penalty === 0) {
-      const b = r.loc[pos + 1];
-      const lb = c.perDistance * (D[a * n + L] + D[L * n + b] - D[a * n + b]) + (r.size === 0 ? c.perVehicle : 0);
-      if (lb >= out.delta) return;
-    }
-    probe.prefix(r, pos).order(o).finishSuffix(r, pos + 1);
-    if (!probe.feasible) return;
-    const delta = probe.cost - r.cost;
-    if (delta < out.delta) {
-      out.delta = delta;
-      out.pos = pos;
-      out.route = r;
-    }
-  }
 }

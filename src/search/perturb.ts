@@ -162,7 +162,7 @@ export class RuinRecreate {
     for (const o of orders) {
       sol.candidateRoutes(this.cands);
       // near-only: the positions next to o's neighbours; when none is feasible, the full scan
-      if (this.nearUse > 0) bestNearInsertion(sol, this.probe, o, this.neighbours, this.nearUse, this.cands, this.choice, this.params.blinkRate, blink);
+      if (this.nearUse > 0) bestNearInsertion(sol, this.probe, o, this.neighbours, this.nearUse, this.cands, this.choice, this.tmp, this.params.blinkRate, blink);
       if (this.nearUse === 0 || this.choice.route === null) {
         if (this.cands.length > NEAR_ROUTES_FROM) {
           // many routes: try those holding a neighbour of o (and the empty ones) first

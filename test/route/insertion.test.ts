@@ -61,7 +61,7 @@ describe('bestNearInsertion', () => {
         }
         let best = Infinity;
         for (const [r, pos] of allowed) best = Math.min(best, truth(sol, o, r, pos));
-        const near = bestNearInsertion(sol, probe, o, neighbours, use, cands, newChoice());
+        const near = bestNearInsertion(sol, probe, o, neighbours, use, cands, newChoice(), newChoice());
         if (best === Infinity) {
           expect(near.route).toBeNull();
           continue;
@@ -84,7 +84,7 @@ describe('bestNearInsertion', () => {
     const cands = sol.candidateRoutes([]);
     let worse = 0;
     for (const o of out) {
-      const near = bestNearInsertion(sol, probe, o, neighbours, 1, cands, newChoice());
+      const near = bestNearInsertion(sol, probe, o, neighbours, 1, cands, newChoice(), newChoice());
       const full = bestInsertion(sol, probe, o, cands, newChoice(), newChoice());
       if (near.delta > full.delta + 1e-9) worse++;
     }
