@@ -74,8 +74,9 @@ const LONG_ROUTES = 20;
  * On long routes, the share of the recreates that price only the positions next to near orders
  * (the others scan every position of every route). On the 500-order cities (routes of 40) at
  * 4.5 s, half and half is about 0.7-1 % shorter than the full scan alone (three cities, 12-40
- * seeds each), as is near-only. On short routes (Homberger R1 and RC1, routes of 10) it was worse
- * than the full scan (R1_10_5 and RC1 at 10 s: 3.1-3.3 % -> 3.5 %), so they keep the full scan.
+ * seeds each), as is near-only. On short routes (Homberger 1000 R1 and RC1, routes of 10) the mix
+ * looked worse than the full scan (10-instance sample at 10 s, 5-7 runs each: R1 3.1 -> 3.5 %,
+ * RC1 3.3 -> 3.5 %, within a large run-to-run noise), so they keep the full scan.
  */
 const NEAR_SHARE = 0.5;
 
