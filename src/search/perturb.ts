@@ -164,12 +164,13 @@ export class RuinRecreate {
       // near-only: the positions next to o's neighbours; when none is feasible, the full scan
       if (this.nearUse > 0) bestNearInsertion(sol, this.probe, o, this.neighbours, this.nearUse, this.cands, this.choice, this.tmp, this.params.blinkRate, blink);
       if (this.nearUse === 0 || this.choice.route === null) {
-        if (this.cands.length > NEAR_ROUTES_FROM) {
-          // many routes: try those holding a neighbour of o (and the empty ones) first
+        // many routes: try those holding a neighbour of o (and the empty ones) first, then all
+        const many = this.cands.length > NEAR_ROUTES_FROM;
+        if (many) {
           this.nearRoutes(o);
           bestInsertion(sol, this.probe, o, this.near, this.choice, this.tmp, this.params.blinkRate, blink);
-          if (this.choice.route === null) bestInsertion(sol, this.probe, o, this.cands, this.choice, this.tmp, this.params.blinkRate, blink);
-        } else bestInsertion(sol, this.probe, o, this.cands, this.choice, this.tmp, this.params.blinkRate, blink);
+        }
+        if (!many || this.choice.route === null) bestInsertion(sol, this.probe, o, this.cands, this.choice, this.tmp, this.params.blinkRate, blink);
       }
       if (this.choice.route === null) {
         left.push(o);
