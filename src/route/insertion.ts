@@ -39,8 +39,9 @@ export function bestInRoute(
   const strict = !c.penalised;
   if (strict && (r.weight + p.oW[o] > p.vCapW[v] + EPS || r.volume + p.oV[o] > p.vCapV[v] + EPS)) return out;
   const base = r.cost;
-  const byDistance = c.perDuration === 0 && r.penalty === 0;
-  const fixed = r.size === 0 ? c.perVehicle : 0;
+  // distance costs: the arcs priced alone bound the delta, less the penalty r may shed
+  const byDistance = c.perDuration === 0;
+  const fixed = (r.size === 0 ? c.perVehicle : 0) - r.penalty;
   const D = p.dist;
   const T = p.dur;
   const n = p.nLoc;

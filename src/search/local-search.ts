@@ -197,9 +197,9 @@ export class LocalSearch {
     const probe = this.probe;
     const c = sol.costs;
     const p = sol.p;
-    // lower bound (distance costs, no penalty on r): a new route costs at least its vehicle and
-    // the round trip from its depot, less what taking u out of r saves
-    const bounded = c.perDuration === 0 && r.penalty === 0;
+    // lower bound (distance costs): a new route costs at least its vehicle and the round trip
+    // from its depot, less what taking u out of r saves (its arcs and at most r's penalty)
+    const bounded = c.perDuration === 0;
     const D = p.dist;
     const n = p.nLoc;
     const Lu = r.loc[i];
@@ -207,7 +207,7 @@ export class LocalSearch {
     if (bounded) {
       const L = r.loc;
       gain = D[L[i - 1] * n + Lu] + D[Lu * n + L[i + 1]] - D[L[i - 1] * n + L[i + 1]];
-      if (p.singleDepot && c.perVehicle + c.perDistance * (D[L[0] * n + Lu] + D[Lu * n + L[r.size + 1]] - gain) >= IMPROVES) return false;
+      if (p.singleDepot && c.perVehicle + c.perDistance * (D[L[0] * n + Lu] + D[Lu * n + L[r.size + 1]] - gain) - r.penalty >= IMPROVES) return false;
     }
     if (!sol.hasEmptyRoute()) return false;
     sol.candidateRoutes(this.cands);
@@ -216,7 +216,7 @@ export class LocalSearch {
     let removal = NaN;
     for (const s of this.cands) {
       if (s.size > 0 || !sol.compatible(u, s)) continue;
-      if (bounded && c.perVehicle + c.perDistance * (D[s.loc[0] * n + Lu] + D[Lu * n + s.loc[1]] - gain) >= bestDelta) continue;
+      if (bounded && c.perVehicle + c.perDistance * (D[s.loc[0] * n + Lu] + D[Lu * n + s.loc[1]] - gain) - r.penalty >= bestDelta) continue;
       if (Number.isNaN(removal)) {
         probe.prefix(r, i - 1).finishSuffix(r, i + 1);
         if (!probe.feasible) return false;

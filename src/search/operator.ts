@@ -55,12 +55,14 @@ export function rangeCompatible(sol: SearchSolution, r: SearchRoute, i: number, 
 
 /**
  * A lower bound on a move's cost delta from its distance delta alone: exact when cost depends on
- * distance and vehicles only (duration weight 0); -Infinity otherwise (no pruning).
+ * distance and vehicles only (duration weight 0), less the penalties the touched routes pay now
+ * (a move can at best shed them all); -Infinity when duration has a weight (no pruning).
  */
 export function distanceBound(sol: SearchSolution, distDelta: number, vehicleDelta: number, r?: SearchRoute, s?: SearchRoute): number {
   const c = sol.costs;
   if (c.perDuration !== 0) return -Infinity;
-  // a route that pays a penalty may shed it: the distance alone bounds nothing then
-  if ((r !== undefined && r.penalty > 0) || (s !== undefined && s.penalty > 0)) return -Infinity;
-  return c.perDistance * distDelta + c.perVehicle * vehicleDelta;
+  let shed = 0;
+  if (r !== undefined) shed += r.penalty;
+  if (s !== undefined && s !== r) shed += s.penalty;
+  return c.perDistance * distDelta + c.perVehicle * vehicleDelta - shed;
 }

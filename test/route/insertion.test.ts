@@ -91,3 +91,47 @@ describe('bestNearInsertion', () => {
     expect(worse).toBeGreaterThan(0);
   });
 });
+
+describe('bestInsertion in the infeasible search', () => {
+  it('finds the cheapest position, penalties included, on routes that pay penalties', () => {
+    const { p, sol, out } = setUp(5);
+    const costs = sol.costs;
+    costs.penalised = true;
+    costs.penaltyTime = 0.5;
+    costs.penaltyLoad = 2;
+    // break routes: half of the taken-out orders go back at random positions, feasible or not
+    const rng = new Rng(5);
+    const back = out.splice(0, 10);
+    for (const o of back) {
+      const r = sol.routes[rng.int(sol.routes.length)];
+      if (r.size > 0 && sol.compatible(o, r) && r.size < p.vMaxOrders[r.vehicle]) sol.insert(o, r, rng.int(r.size + 1));
+    }
+    for (const r of sol.routes) r.recost();
+    expect(sol.routes.some((r) => r.penalty > 0)).toBe(true);
+    const probe = new RouteProbe(p, costs);
+    const cands = sol.candidateRoutes([]);
+    let penalisedBest = 0;
+    for (const o of out) {
+      let best = Infinity;
+      let bestRoute: SearchRoute | null = null;
+      for (const r of cands) {
+        if (!sol.compatible(o, r) || r.size + 1 > p.vMaxOrders[r.vehicle]) continue;
+        for (let pos = 0; pos <= r.size; pos++) {
+          const before = r.cost;
+          sol.insert(o, r, pos);
+          const delta = r.cost - before;
+          sol.remove(o);
+          if (delta < best) {
+            best = delta;
+            bestRoute = r;
+          }
+        }
+      }
+      const full = bestInsertion(sol, probe, o, cands, newChoice(), newChoice());
+      expect(full.delta).toBeCloseTo(best, 6);
+      if (bestRoute !== null && bestRoute.penalty > 0) penalisedBest++;
+    }
+    // the sample did test the bound on routes that pay a penalty
+    expect(penalisedBest).toBeGreaterThan(0);
+  });
+});
