@@ -5,11 +5,11 @@
 import type { RouteProbe } from '../../route/probe.js';
 import type { SearchRoute } from '../../route/search-route.js';
 import type { SearchSolution } from '../../route/search-solution.js';
-import { distanceBound, rangeCompatible } from '../operator.js';
+import { rangeCompatible } from '../operator.js';
 
 const EPS = 1e-6;
 
-/** Delta of moving positions i..i+len-1 of r after position q of s (Infinity if infeasible or not below limit). */
+/** Delta of moving positions i..i+len-1 of r after position q of s (Infinity if infeasible). */
 export function evalMoveSegment(
   sol: SearchSolution,
   a: RouteProbe,
@@ -19,25 +19,11 @@ export function evalMoveSegment(
   len: number,
   s: SearchRoute,
   q: number,
-  limit = Infinity,
 ): number {
   const j = i + len - 1;
   if (j > r.size) return Infinity;
   if (r === s && q >= i - 1 && q <= j) return Infinity; // no change
   const p = sol.p;
-  if (limit !== Infinity && !(r !== s && len === r.size)) {
-    // O(1) price from the six arcs that change
-    const D = p.dist;
-    const n = p.nLoc;
-    const prevI = r.loc[i - 1];
-    const first = r.loc[i];
-    const last = r.loc[j];
-    const nextJ = r.loc[j + 1];
-    const sq = s.loc[q];
-    const sq1 = s.loc[q + 1];
-    const dd = D[prevI * n + nextJ] - D[prevI * n + first] - D[last * n + nextJ] + D[sq * n + first] + D[last * n + sq1] - D[sq * n + sq1];
-    if (distanceBound(sol, dd, r !== s && s.size === 0 ? 1 : 0, r, s) >= limit) return Infinity;
-  }
   if (r !== s) {
     if (!rangeCompatible(sol, r, i, j, s.vehicle)) return Infinity;
     const v = s.vehicle;

@@ -1,5 +1,5 @@
 /** Relocate: move order u just after or just before its neighbour v (any route, v's included). */
-import { BaseOperator } from '../operator.js';
+import { BaseOperator, distanceBound } from '../operator.js';
 import type { SearchSolution } from '../../route/search-solution.js';
 import { applyMoveSegment, evalMoveSegment } from './move-segment.js';
 
@@ -20,10 +20,32 @@ export class Relocate extends BaseOperator {
     const s = sol.routes[sol.routeOf[v]];
     const i = sol.posOf[u];
     const j = sol.posOf[v];
-    const after = evalMoveSegment(sol, this.a, this.b, r, i, this.len, s, j, limit);
-    const before = evalMoveSegment(sol, this.a, this.b, r, i, this.len, s, j - 1, limit);
-    this.q = after <= before ? j : j - 1;
-    return Math.min(after, before);
+    const last = i + this.len - 1;
+    if (last > r.size) return Infinity;
+    let tryAfter = true;
+    let tryBefore = true;
+    if (limit !== Infinity && !(r !== s && this.len === r.size)) {
+      // O(1) price of each side from the six arcs that change; the three of the removal are shared
+      const p = sol.p;
+      const D = p.dist;
+      const n = p.nLoc;
+      const L = r.loc;
+      const prevI = L[i - 1];
+      const first = L[i];
+      const lastLoc = L[last];
+      const nextJ = L[last + 1];
+      const removal = D[prevI * n + nextJ] - D[prevI * n + first] - D[lastLoc * n + nextJ];
+      const S = s.loc;
+      const sv = S[j];
+      const after = S[j + 1];
+      const before = S[j - 1];
+      tryAfter = distanceBound(sol, removal + D[sv * n + first] + D[lastLoc * n + after] - D[sv * n + after], 0, r, s) < limit;
+      tryBefore = distanceBound(sol, removal + D[before * n + first] + D[lastLoc * n + sv] - D[before * n + sv], 0, r, s) < limit;
+    }
+    const afterDelta = tryAfter ? evalMoveSegment(sol, this.a, this.b, r, i, this.len, s, j) : Infinity;
+    const beforeDelta = tryBefore ? evalMoveSegment(sol, this.a, this.b, r, i, this.len, s, j - 1) : Infinity;
+    this.q = afterDelta <= beforeDelta ? j : j - 1;
+    return Math.min(afterDelta, beforeDelta);
   }
 
   apply(sol: SearchSolution, u: number, v: number): void {
