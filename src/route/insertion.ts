@@ -47,6 +47,9 @@ export function bestInRoute(
   const n = p.nLoc;
   const L = p.oLoc[o];
   const late = p.oLate[o] + EPS;
+  // with a symmetric matrix both new arcs are read from o's row (one row of the matrix, cache-warm)
+  const sym = p.symmetric;
+  const row = L * n;
   for (let pos = from; pos <= to; pos++) {
     if (blinkRate > 0 && rand !== undefined && rand() < blinkRate) continue;
     const a = r.loc[pos];
@@ -54,7 +57,7 @@ export function bestInRoute(
     if (strict && r.fE[pos] + r.fD[pos] - r.fT[pos] + T[a * n + L] > late) continue;
     if (byDistance) {
       const b = r.loc[pos + 1];
-      const lb = c.perDistance * (D[a * n + L] + D[L * n + b] - D[a * n + b]) + fixed;
+      const lb = c.perDistance * ((sym ? D[row + a] : D[a * n + L]) + D[row + b] - D[a * n + b]) + fixed;
       if (lb >= out.delta || lb >= bound) continue;
     }
     probe.prefix(r, pos).order(o).finishSuffix(r, pos + 1);
