@@ -1,4 +1,8 @@
-/** Relocate: move order u just after or just before its neighbour v (any route, v's included). */
+/**
+ * Relocate and or-opt: move the segment of 1 to `maxLen` consecutive orders starting at u to just
+ * after or just before its neighbour v (any route, v's included). All variants of a pair share the
+ * matrix reads around u and v; the best feasible one is kept.
+ */
 import { BaseOperator, distanceBound } from '../operator.js';
 import type { SearchSolution } from '../../route/search-solution.js';
 import { applyMoveSegment, evalMoveSegment } from './move-segment.js';
@@ -6,11 +10,12 @@ import { applyMoveSegment, evalMoveSegment } from './move-segment.js';
 export class Relocate extends BaseOperator {
   readonly name: string;
   private q = -1;
+  private len = 1;
 
-  /** len > 1 gives or-opt: the segment of len orders starting at u moves. */
-  constructor(readonly len = 1) {
+  /** maxLen > 1 adds or-opt: segments of up to maxLen orders starting at u move too. */
+  constructor(readonly maxLen = 1) {
     super();
-    this.name = len === 1 ? 'relocate' : `or-opt-${len}`;
+    this.name = maxLen === 1 ? 'relocate' : `relocate-or-opt-${maxLen}`;
   }
 
   evaluate(sol: SearchSolution, u: number, v: number, limit = Infinity): number {
@@ -20,32 +25,56 @@ export class Relocate extends BaseOperator {
     const s = sol.routes[sol.routeOf[v]];
     const i = sol.posOf[u];
     const j = sol.posOf[v];
-    const last = i + this.len - 1;
-    if (last > r.size) return Infinity;
-    let tryAfter = true;
-    let tryBefore = true;
-    if (limit !== Infinity && !(r !== s && this.len === r.size)) {
-      // O(1) price of each side from the six arcs that change; the three of the removal are shared
-      const p = sol.p;
-      const D = p.dist;
-      const n = p.nLoc;
-      const L = r.loc;
-      const prevI = L[i - 1];
-      const first = L[i];
-      const lastLoc = L[last];
-      const nextJ = L[last + 1];
-      const removal = D[prevI * n + nextJ] - D[prevI * n + first] - D[lastLoc * n + nextJ];
-      const S = s.loc;
-      const sv = S[j];
-      const after = S[j + 1];
-      const before = S[j - 1];
-      tryAfter = distanceBound(sol, removal + D[sv * n + first] + D[lastLoc * n + after] - D[sv * n + after], 0, r, s) < limit;
-      tryBefore = distanceBound(sol, removal + D[before * n + first] + D[lastLoc * n + sv] - D[before * n + sv], 0, r, s) < limit;
+    const p = sol.p;
+    const D = p.dist;
+    const n = p.nLoc;
+    const L = r.loc;
+    const S = s.loc;
+    const prevI = L[i - 1];
+    const first = L[i];
+    const sv = S[j];
+    const after = S[j + 1];
+    const before = S[j - 1];
+    const bounded = limit !== Infinity;
+    // the arcs shared by every variant: u's old predecessor, the arcs around v
+    const inPrev = bounded ? D[prevI * n + first] : 0;
+    const svFirst = bounded ? D[sv * n + first] : 0;
+    const beforeFirst = bounded ? D[before * n + first] : 0;
+    const svAfter = bounded ? D[sv * n + after] : 0;
+    const beforeSv = bounded ? D[before * n + sv] : 0;
+    let best = Infinity;
+    for (let len = 1; len <= this.maxLen; len++) {
+      const last = i + len - 1;
+      if (last > r.size) break;
+      let tryAfter = true;
+      let tryBefore = true;
+      if (bounded && !(r !== s && len === r.size)) {
+        // O(1) price of each side from the six arcs that change
+        const lastLoc = L[last];
+        const nextJ = L[last + 1];
+        const removal = D[prevI * n + nextJ] - inPrev - D[lastLoc * n + nextJ];
+        const cap = Math.min(limit, best);
+        tryAfter = distanceBound(sol, removal + svFirst + D[lastLoc * n + after] - svAfter, 0, r, s) < cap;
+        tryBefore = distanceBound(sol, removal + beforeFirst + D[lastLoc * n + sv] - beforeSv, 0, r, s) < cap;
+      }
+      if (tryAfter) {
+        const d = evalMoveSegment(sol, this.a, this.b, r, i, len, s, j);
+        if (d < best) {
+          best = d;
+          this.q = j;
+          this.len = len;
+        }
+      }
+      if (tryBefore) {
+        const d = evalMoveSegment(sol, this.a, this.b, r, i, len, s, j - 1);
+        if (d < best) {
+          best = d;
+          this.q = j - 1;
+          this.len = len;
+        }
+      }
     }
-    const afterDelta = tryAfter ? evalMoveSegment(sol, this.a, this.b, r, i, this.len, s, j) : Infinity;
-    const beforeDelta = tryBefore ? evalMoveSegment(sol, this.a, this.b, r, i, this.len, s, j - 1) : Infinity;
-    this.q = afterDelta <= beforeDelta ? j : j - 1;
-    return Math.min(afterDelta, beforeDelta);
+    return best;
   }
 
   apply(sol: SearchSolution, u: number, v: number): void {
