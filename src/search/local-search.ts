@@ -188,6 +188,22 @@ export class LocalSearch {
     return any;
   }
 
+  private shortestRoundTrip: Float64Array | null = null;
+
+  /** Per order, its shortest round trip over the vehicles' depots (a bound on any route of its own). */
+  private roundTrip(): Float64Array {
+    if (this.shortestRoundTrip !== null) return this.shortestRoundTrip;
+    const p = this.sol.p;
+    const D = p.dist;
+    const n = p.nLoc;
+    const trip = new Float64Array(p.nOrders).fill(Infinity);
+    for (let o = 0; o < p.nOrders; o++) {
+      const L = p.oLoc[o];
+      for (let v = 0; v < p.nVehicles; v++) trip[o] = Math.min(trip[o], D[p.vStartLoc[v] * n + L] + D[L * n + p.vEndLoc[v]]);
+    }
+    return (this.shortestRoundTrip = trip);
+  }
+
   /** Moving u alone onto an unused vehicle: sometimes the cheapest fix. */
   private relocateToEmpty(u: number): boolean {
     const sol = this.sol;
@@ -207,7 +223,7 @@ export class LocalSearch {
     if (bounded) {
       const L = r.loc;
       gain = D[L[i - 1] * n + Lu] + D[Lu * n + L[i + 1]] - D[L[i - 1] * n + L[i + 1]];
-      if (p.singleDepot && c.perVehicle + c.perDistance * (D[L[0] * n + Lu] + D[Lu * n + L[r.size + 1]] - gain) - r.penalty >= IMPROVES) return false;
+      if (c.perVehicle + c.perDistance * (this.roundTrip()[u] - gain) - r.penalty >= IMPROVES) return false;
     }
     if (!sol.hasEmptyRoute()) return false;
     sol.candidateRoutes(this.cands);
