@@ -88,3 +88,73 @@ describe.each(operators.map((op) => [op.name, op] as const))('operator %s', (_na
     });
   }
 });
+
+describe('relocate with or-opt', () => {
+  /** Cost change of moving the len orders from u's position to just after position q of v's route, done for real (Infinity if infeasible or a no-op). */
+  function brute(sol: SearchSolution, u: number, len: number, sIndex: number, q: number): number {
+    const r = sol.routes[sol.routeOf[u]];
+    const s = sol.routes[sIndex];
+    const i = sol.posOf[u];
+    if (i + len - 1 > r.size) return Infinity;
+    if (r === s && q >= i - 1 && q <= i + len - 1) return Infinity;
+    const before = sol.snapshot();
+    const cost0 = fromScratchCost(sol);
+    const seg = r.orders().slice(i - 1, i - 1 + len);
+    if (seg.some((o) => !sol.compatible(o, s))) return Infinity;
+    const target = s.orders();
+    const at = q; // insert after position q (orders before it keep their places)
+    if (r === s) {
+      const rest = target.filter((o) => !seg.includes(o));
+      const anchor = q === 0 ? -1 : target[q - 1];
+      const k = anchor === -1 ? 0 : rest.indexOf(anchor) + 1;
+      rest.splice(k, 0, ...seg);
+      sol.setRoute(r, rest);
+    } else {
+      target.splice(at, 0, ...seg);
+      sol.setRoute(r, r.orders().filter((o) => !seg.includes(o)));
+      sol.setRoute(s, target);
+    }
+    const ok = sol.feasible();
+    const delta = fromScratchCost(sol) - cost0;
+    sol.restore(before);
+    return ok ? delta : Infinity;
+  }
+
+  it('returns the best of its six variants (segments of 1 to 3 orders, after or before v)', () => {
+    const input = randomProblem({ orders: 40, vehicles: 8, seed: 21, windows: true, limits: true });
+    const p = buildProblem(input);
+    const sol = new SearchSolution(p, costModel(p, 'distance'));
+    regretInsert(sol, new Rng(2).shuffle(Array.from({ length: p.nOrders }, (_, i) => i)));
+    const op = exhaustiveOperators().find((o) => o.name === 'relocate-or-opt-3')!;
+    const rng = new Rng(4);
+    let finite = 0;
+    let longerWins = 0;
+    for (let t = 0; t < 400; t++) {
+      const u = rng.int(p.nOrders);
+      const v = rng.int(p.nOrders);
+      if (u === v || sol.routeOf[u] < 0 || sol.routeOf[v] < 0) continue;
+      const s = sol.routeOf[v];
+      const j = sol.posOf[v];
+      let best = Infinity;
+      let bestLen = 0;
+      for (let len = 1; len <= 3; len++)
+        for (const q of [j, j - 1]) {
+          const d = brute(sol, u, len, s, q);
+          if (d < best - 1e-9) {
+            best = d;
+            bestLen = len;
+          }
+        }
+      const got = op.evaluate(sol, u, v);
+      if (best === Infinity) expect(got).toBe(Infinity);
+      else {
+        finite++;
+        expect(got).toBeCloseTo(best, 6);
+        if (bestLen > 1) longerWins++;
+      }
+    }
+    expect(finite).toBeGreaterThan(20);
+    // the sample also had pairs where moving two or three orders beat moving u alone
+    expect(longerWins).toBeGreaterThan(0);
+  });
+});
