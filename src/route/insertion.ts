@@ -3,10 +3,10 @@
  * leftovers) and by the recreate step of ruin-and-recreate alike.
  */
 import type { RouteProbe } from './probe.js';
+import { distanceBound, type SearchSolution } from './search-solution.js';
 import type { SearchRoute } from './search-route.js';
 
 const EPS = 1e-6;
-import type { SearchSolution } from './search-solution.js';
 
 export interface InsertionChoice {
   route: SearchRoute | null;
@@ -39,9 +39,9 @@ export function bestInRoute(
   const strict = !c.penalised;
   if (strict && (r.weight + p.oW[o] > p.vCapW[v] + EPS || r.volume + p.oV[o] > p.vCapV[v] + EPS)) return out;
   const base = r.cost;
-  // distance costs: the arcs priced alone bound the delta, less the penalty r may shed
+  // distance costs: the arcs priced alone bound the delta (see distanceBound)
   const byDistance = c.perDuration === 0;
-  const fixed = (r.size === 0 ? c.perVehicle : 0) - r.penalty;
+  const opens = r.size === 0 ? 1 : 0;
   const D = p.dist;
   const T = p.dur;
   const n = p.nLoc;
@@ -57,7 +57,7 @@ export function bestInRoute(
     if (strict && r.fE[pos] + r.fD[pos] - r.fT[pos] + T[a * n + L] > late) continue;
     if (byDistance) {
       const b = r.loc[pos + 1];
-      const lb = c.perDistance * ((sym ? D[row + a] : D[a * n + L]) + D[row + b] - D[a * n + b]) + fixed;
+      const lb = distanceBound(sol, (sym ? D[row + a] : D[a * n + L]) + D[row + b] - D[a * n + b], opens, r);
       if (lb >= out.delta || lb >= bound) continue;
     }
     probe.prefix(r, pos).order(o).finishSuffix(r, pos + 1);

@@ -163,3 +163,18 @@ export class SearchSolution {
   private candList: SearchRoute[] = [];
   private classSeen = new Uint8Array(0);
 }
+
+/**
+ * A lower bound on a move's cost delta from its distance delta alone: exact when cost depends on
+ * distance and vehicles only (duration weight 0), less the penalties the touched routes pay now
+ * (a move can at best shed them all); -Infinity when duration has a weight (no pruning). The
+ * local search's moves, the insertion scan and the move to an empty route all prune with it.
+ */
+export function distanceBound(sol: SearchSolution, distDelta: number, vehicleDelta: number, r?: SearchRoute, s?: SearchRoute): number {
+  const c = sol.costs;
+  if (c.perDuration !== 0) return -Infinity;
+  let shed = 0;
+  if (r !== undefined) shed += r.penalty;
+  if (s !== undefined && s !== r) shed += s.penalty;
+  return c.perDistance * distDelta + c.perVehicle * vehicleDelta - shed;
+}

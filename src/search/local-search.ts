@@ -12,7 +12,7 @@
 import type { SearchSolution } from '../route/search-solution.js';
 import { RouteProbe } from '../route/probe.js';
 import type { SearchRoute } from '../route/search-route.js';
-import type { Operator } from './operator.js';
+import { distanceBound, type Operator } from './operator.js';
 import { defaultOperators } from './operators/index.js';
 
 export interface LocalSearchEnv {
@@ -223,7 +223,7 @@ export class LocalSearch {
     if (bounded) {
       const L = r.loc;
       gain = D[L[i - 1] * n + Lu] + D[Lu * n + L[i + 1]] - D[L[i - 1] * n + L[i + 1]];
-      if (c.perVehicle + c.perDistance * (this.roundTrip()[u] - gain) - r.penalty >= IMPROVES) return false;
+      if (distanceBound(sol, this.roundTrip()[u] - gain, 1, r) >= IMPROVES) return false;
     }
     if (!sol.hasEmptyRoute()) return false;
     sol.candidateRoutes(this.cands);
@@ -232,7 +232,7 @@ export class LocalSearch {
     let removal = NaN;
     for (const s of this.cands) {
       if (s.size > 0 || !sol.compatible(u, s)) continue;
-      if (bounded && c.perVehicle + c.perDistance * (D[s.loc[0] * n + Lu] + D[Lu * n + s.loc[1]] - gain) - r.penalty >= bestDelta) continue;
+      if (bounded && distanceBound(sol, D[s.loc[0] * n + Lu] + D[Lu * n + s.loc[1]] - gain, 1, r) >= bestDelta) continue;
       if (Number.isNaN(removal)) {
         probe.prefix(r, i - 1).finishSuffix(r, i + 1);
         if (!probe.feasible) return false;

@@ -9,6 +9,9 @@ import { RouteProbe } from '../route/probe.js';
 import type { SearchRoute } from '../route/search-route.js';
 import type { SearchSolution } from '../route/search-solution.js';
 
+/** The distance lower bound every operator prunes with; it lives with the solution it prices. */
+export { distanceBound } from '../route/search-solution.js';
+
 export interface Operator {
   readonly name: string;
   evaluations: number;
@@ -53,16 +56,3 @@ export function rangeCompatible(sol: SearchSolution, r: SearchRoute, i: number, 
   return true;
 }
 
-/**
- * A lower bound on a move's cost delta from its distance delta alone: exact when cost depends on
- * distance and vehicles only (duration weight 0), less the penalties the touched routes pay now
- * (a move can at best shed them all); -Infinity when duration has a weight (no pruning).
- */
-export function distanceBound(sol: SearchSolution, distDelta: number, vehicleDelta: number, r?: SearchRoute, s?: SearchRoute): number {
-  const c = sol.costs;
-  if (c.perDuration !== 0) return -Infinity;
-  let shed = 0;
-  if (r !== undefined) shed += r.penalty;
-  if (s !== undefined && s !== r) shed += s.penalty;
-  return c.perDistance * distDelta + c.perVehicle * vehicleDelta - shed;
-}
