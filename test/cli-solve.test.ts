@@ -1,11 +1,21 @@
-import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './helpers/run-cli.js';
 import { randomProblem } from './helpers/problems.js';
 
 describe('delivery-planner solve', () => {
+  const dirs: string[] = [];
+  const tempDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dp-'));
+    dirs.push(dir);
+    return dir;
+  };
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
   it('solves a Solomon file and prints routes with customer numbers', () => {
     const r = runCli(['solve', 'data/solomon/C101.txt', '--rounding', 'trunc1', '--iterations', '50', '--seed', '3']);
     expect(r.code).toBe(0);
@@ -26,7 +36,7 @@ describe('delivery-planner solve', () => {
   });
 
   it('reads JSON problems and writes --out', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dp-'));
+    const dir = tempDir();
     const file = join(dir, 'p.json');
     writeFileSync(file, JSON.stringify(randomProblem({ orders: 12, vehicles: 3, seed: 2 })));
     const out = join(dir, 'out.json');
@@ -45,7 +55,7 @@ describe('delivery-planner solve', () => {
   });
 
   it('exits 1 with one line naming the problem on bad input', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dp-'));
+    const dir = tempDir();
     const bad = join(dir, 'bad.txt');
     writeFileSync(bad, 'X\r\nVEHICLE\r\nNUMBER CAPACITY\r\n25\r\n');
     const r = runCli(['solve', bad]);

@@ -1,14 +1,26 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import { openDatabase } from '../../src/store/db.js';
 import { planningMigration, SqlitePlanningStore } from '../../src/store/planning.js';
 import { describePlanningStoreContract } from '../jobs/store-contract.js';
 
 const now = '2026-11-30T07:00:00.000Z';
 
+// each fixture gets its own database file; all of them are closed and removed at the end
+const opened: Array<{ dir: string; db: ReturnType<typeof openDatabase> }> = [];
+afterAll(() => {
+  for (const { dir, db } of opened) {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 describePlanningStoreContract('SqlitePlanningStore', () => {
-  const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'planning-store-')), 'planner.db'), { migrations: [planningMigration] });
+  const dir = mkdtempSync(join(tmpdir(), 'planning-store-'));
+  const db = openDatabase(join(dir, 'planner.db'), { migrations: [planningMigration] });
+  opened.push({ dir, db });
   const store = new SqlitePlanningStore(db);
   const insert = (sql: string, ...args: unknown[]) => Number(db.prepare(sql).run(...args).lastInsertRowid);
   const e6 = (v: number | null) => (v === null ? null : Math.round(v * 1e6));
