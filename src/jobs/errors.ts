@@ -1,7 +1,9 @@
 /**
  * Why a planning job is refused at submit time (section 7.5). `detail` is the contract's exact
  * text; the HTTP layer answers 400 `{detail}`. All problems of one request are collected in
- * `problems` (in the order below); `detail` is the first one's text.
+ * `problems`, too many orders first (a selection of 501 is refused for its size whether or not its
+ * ids exist), then in the order below; `detail` is the first one's text. The size counts the
+ * resolved orders plus each order id and external_id that resolves to none.
  *
  * Formatting of the varying parts (decided here, documented in the README):
  * - ids: distinct, ascending, comma and space separated: `[3, 7]`.

@@ -143,10 +143,14 @@ export class JobService {
     if (orderIds.length === 0 && externalIds.length === 0) problems.push({ kind: 'empty_selection' });
 
     const resolved = new Set<number>();
+    // the selection's size counts what it names but cannot resolve too: 501 ids are too many
+    // whether or not they exist, and that is the first thing the client has to fix
+    let unresolved = 0;
     if (orderIds.length > 0) {
       const found = new Set((await this.store.getOrdersByIds(companyId, orderIds)).map((o) => o.id));
       const missing = orderIds.filter((id) => !found.has(id)).sort((a, b) => a - b);
       if (missing.length > 0) problems.push({ kind: 'orders_not_found', ids: missing });
+      unresolved += missing.length;
       for (const id of found) resolved.add(id);
     }
     if (externalIds.length > 0) {
@@ -158,6 +162,7 @@ export class JobService {
       }
       const missing = externalIds.filter((x) => !byExternal.has(x));
       if (missing.length > 0) problems.push({ kind: 'external_ids_not_found', externalIds: missing });
+      unresolved += missing.length;
       // external_id is not unique: a value selects its orders in status new; when none is new,
       // all of them (so the job fails, as for an order already in a route).
       for (const matches of byExternal.values()) {
@@ -165,7 +170,8 @@ export class JobService {
         for (const o of fresh.length > 0 ? fresh : matches) resolved.add(o.id);
       }
     }
-    if (resolved.size > MAX_ORDERS_PER_JOB) problems.push({ kind: 'too_many_orders', count: resolved.size });
+    const selected = resolved.size + unresolved;
+    if (selected > MAX_ORDERS_PER_JOB) problems.unshift({ kind: 'too_many_orders', count: selected });
 
     const vehicleIds = distinct(request.vehicle_ids ?? []).sort((a, b) => a - b);
     if (vehicleIds.length > 0) {

@@ -59,6 +59,14 @@ describe('submit: the detail texts of section 7.5', () => {
     // the union counts: 300 ids and 201 other external ids
     const error = await refused({ order_ids: ids.slice(0, 300), external_ids: ids.slice(300).map((i) => `A-${i}`) });
     expect(error.detail).toBe('A planning job may select at most 500 orders (got 501).');
+    // the size comes first, whether or not the ids exist: 501 made-up ids, and 499 known ids with
+    // two unknown external_ids
+    const made = await refused({ order_ids: Array.from({ length: 501 }, (_, i) => 10_000 + i) });
+    expect(made.detail).toBe('A planning job may select at most 500 orders (got 501).');
+    expect(made.problems.map((p) => p.kind)).toEqual(['too_many_orders', 'orders_not_found']);
+    const mixed = await refused({ order_ids: ids.slice(0, 499), external_ids: ['nope-1', 'nope-2'] });
+    expect(mixed.detail).toBe('A planning job may select at most 500 orders (got 501).');
+    expect(mixed.problems.map(problemDetail)[1]).toBe('Orders not found for external_ids: ["nope-1", "nope-2"].');
     // exactly 500 is accepted
     const job = await service.submit(COMPANY, { order_ids: ids.slice(0, 500) });
     expect(job.input.order_ids).toHaveLength(500);
