@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,15 +6,9 @@ import { runCli } from './helpers/run-cli.js';
 import { randomProblem } from './helpers/problems.js';
 
 describe('delivery-planner solve', () => {
-  const dirs: string[] = [];
-  const tempDir = () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dp-'));
-    dirs.push(dir);
-    return dir;
-  };
-  afterEach(() => {
-    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
+  // one temporary directory for the file's tests (their file names differ), removed at the end
+  const dir = mkdtempSync(join(tmpdir(), 'dp-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('solves a Solomon file and prints routes with customer numbers', () => {
     const r = runCli(['solve', 'data/solomon/C101.txt', '--rounding', 'trunc1', '--iterations', '50', '--seed', '3']);
@@ -36,7 +30,6 @@ describe('delivery-planner solve', () => {
   });
 
   it('reads JSON problems and writes --out', () => {
-    const dir = tempDir();
     const file = join(dir, 'p.json');
     writeFileSync(file, JSON.stringify(randomProblem({ orders: 12, vehicles: 3, seed: 2 })));
     const out = join(dir, 'out.json');
@@ -55,7 +48,6 @@ describe('delivery-planner solve', () => {
   });
 
   it('exits 1 with one line naming the problem on bad input', () => {
-    const dir = tempDir();
     const bad = join(dir, 'bad.txt');
     writeFileSync(bad, 'X\r\nVEHICLE\r\nNUMBER CAPACITY\r\n25\r\n');
     const r = runCli(['solve', bad]);
