@@ -55,7 +55,7 @@ export class NominatimGeocoder implements Geocoder {
   private chain: Promise<unknown> = Promise.resolve();
 
   constructor(options: NominatimOptions) {
-    this.base = options.url.replace(/\/+$/, '');
+    this.base = withoutTrailingSlashes(options.url);
     this.minIntervalMs = options.minIntervalMs ?? 1000;
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.attempts = options.attempts ?? 3;
@@ -142,4 +142,11 @@ export function createGeocoder(
     case 'nominatim':
       return new NominatimGeocoder({ ...options.nominatim, url: options.url ?? 'https://nominatim.openstreetmap.org' });
   }
+}
+
+/** The URL without its trailing slashes (a loop, not a regex: linear on any input). */
+function withoutTrailingSlashes(url: string): string {
+  let end = url.length;
+  while (end > 0 && url[end - 1] === '/') end--;
+  return url.slice(0, end);
 }

@@ -40,13 +40,25 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[
 
 /** An ISO 8601 timestamp with a zone -> the UTC form with a trailing Z, or undefined. */
 export function parseTimestamp(value: unknown): string | undefined {
-  if (typeof value !== 'string' || !TIMESTAMP.test(value.trim())) return undefined;
+  if (typeof value !== 'string' || value.length > 64 || !TIMESTAMP.test(value.trim())) return undefined;
   const ms = Date.parse(value.trim());
   if (!Number.isFinite(ms)) return undefined;
   return new Date(ms).toISOString();
 }
 
 type Errors = Record<string, string[]>;
+
+/** Longest numeric string accepted: more digits than a double holds is no coordinate. */
+const MAX_NUMBER_TEXT = 32;
+/** Digits with one optional point; one way to match each string, so no backtracking. */
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/** A decimal number sent as a string ("52.52"), length-capped before the regex; else NaN. */
+function numericString(value: string): number {
+  if (value.length > MAX_NUMBER_TEXT) return NaN;
+  const text = value.trim();
+  return DECIMAL.test(text) ? Number(text) : NaN;
+}
 
 function fail(errors: Errors): never {
   const fields = Object.keys(errors);
@@ -78,7 +90,7 @@ function number(input: Record<string, unknown>, name: string, min: number, max: 
     errors[name] = [DISPATCH_MESSAGES.required];
     return 0;
   }
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)\s*$/.test(value) ? Number(value) : NaN;
+  const n = typeof value === 'number' ? value : typeof value === 'string' ? numericString(value) : NaN;
   if (!Number.isFinite(n)) errors[name] = [DISPATCH_MESSAGES.number];
   else if (n < min || n > max) errors[name] = [DISPATCH_MESSAGES.range(min, max)];
   return n;

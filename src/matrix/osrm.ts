@@ -94,7 +94,7 @@ async function fetchBlock(
     `sources=${sources.map((s) => local.get(s)).join(';')}` +
     `&destinations=${destinations.map((d) => local.get(d)).join(';')}` +
     `&annotations=duration,distance`;
-  const url = `${o.url.replace(/\/+$/, '')}/table/v1/${o.profile}/${coords}?${query}`;
+  const url = `${withoutTrailingSlashes(o.url)}/table/v1/${o.profile}/${coords}?${query}`;
 
   let lastProblem = '';
   for (let attempt = 0; attempt <= o.retries; attempt++) {
@@ -132,4 +132,11 @@ async function fetchBlock(
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The URL without its trailing slashes (a loop, not a regex: linear on any input). */
+function withoutTrailingSlashes(url: string): string {
+  let end = url.length;
+  while (end > 0 && url[end - 1] === '/') end--;
+  return url.slice(0, end);
 }

@@ -189,10 +189,15 @@ describe('dispatch API', () => {
     expect(one.json()).toEqual({ vehicle_id: w.vehicles[0]!.id, accepted: 1 });
     const many = await w.inject('POST', url, [{ lat: 52.5, lon: 13.4 }, { lat: 52.51, lon: 13.41, timestamp: '2026-12-01T08:00:10Z' }]);
     expect(many.json()).toEqual({ vehicle_id: w.vehicles[0]!.id, accepted: 2 });
+    const asText = await w.inject('POST', url, { lat: ' 52.5 ', lon: '-3.70', timestamp: '2026-12-01T08:00:20Z' });
+    expect(asText.statusCode).toBe(201);
     for (const [body, field] of [
       [{ lon: 13.4 }, 'lat'],
       [{ lat: 91, lon: 13.4 }, 'lat'],
       [{ lat: 52, lon: 'east' }, 'lon'],
+      // 40,000 digits then a letter: refused by length before any regex sees it
+      [{ lat: `${'1'.repeat(40_000)}x`, lon: 13 }, 'lat'],
+      [{ lat: '5'.repeat(40), lon: 13 }, 'lat'],
       [{ lat: 52, lon: 13, speed_kmh: -1 }, 'speed_kmh'],
       [{ lat: 52, lon: 13, heading_deg: 400 }, 'heading_deg'],
       [{ lat: 52, lon: 13, timestamp: 'now' }, 'timestamp'],
