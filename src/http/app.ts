@@ -9,7 +9,9 @@ import { OrderService } from '../service/orders.js';
 import type { Clock } from '../service/time.js';
 import type { Store } from '../store/store.js';
 import { registerAuth } from './auth.js';
-import { DETAIL, errorHandler } from './errors.js';
+import { BODY_LIMITS, REQUEST_TIMEOUT_MS } from './limits.js';
+import { DEFAULT_RATE_LIMIT_PER_MINUTE, registerRateLimit } from './rate-limit.js';
+import { DETAIL, errorHandler, notFound } from './errors.js';
 import { buildOpenApi } from './openapi.js';
 import { registerOrderRoutes } from './orders-routes.js';
 import type { JobService } from '../jobs/service.js';
@@ -18,8 +20,6 @@ import { registerPlanningRoutes } from './planning-routes.js';
 import { registerRouteRoutes } from './route-routes.js';
 
 export const API_PREFIX = '/api/public/v1';
-/** 8 MiB: a bulk of 500 orders with every field at its limit fits; more is 413. */
-export const DEFAULT_BODY_LIMIT = 8 * 1024 * 1024;
 
 export interface AppOptions {
   store: Store;
@@ -30,8 +30,9 @@ export interface AppOptions {
   onGeocodeQueued?: () => void;
   /** fastify's logger option (false by default: tests stay quiet). */
   logger?: FastifyServerOptions['logger'];
-  bodyLimit?: number;
   clock?: Clock;
+  /** Requests a minute per API key (token bucket); 0 = no limit. Default 1200. */
+  rateLimit?: number;
   /** The planning job service (serve wires it, src/service/planning.ts); without it POST
    *  /planning/jobs/ answers 503 and GET reads the stored job. */
   jobs?: JobService;
@@ -52,7 +53,8 @@ declare module 'fastify' {
 export function buildApp(options: AppOptions): FastifyInstance {
   const app = Fastify({
     logger: options.logger ?? false,
-    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    bodyLimit: BODY_LIMITS.default,
+    requestTimeout: REQUEST_TIMEOUT_MS,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -87,8 +89,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // an unknown path is answered before its body is read
+    if (request.is404) throw notFound();
   });
   registerAuth(app, options.store);
+  // after auth (its hook runs first), before every route (its onRoute hook must see them all)
+  registerRateLimit(app, options.rateLimit ?? DEFAULT_RATE_LIMIT_PER_MINUTE);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((_request, reply) => {
     reply.code(404).send({ detail: DETAIL.notFound });

@@ -41,14 +41,18 @@ export function authenticate(store: Store, header: string | undefined): AuthCont
 
 export function registerAuth(app: FastifyInstance, store: Store): void {
   app.decorateRequest('auth', null);
+  // 401 first (no body read), then the request limit counts the key (rate-limit.ts, a route-level
+  // onRequest hook, so after this one), then the scope: a 403 is an answer to a valid key too.
   app.addHook('onRequest', async (request: FastifyRequest) => {
+    if (request.routeOptions.config?.scope === undefined) return;
+    request.auth = authenticate(store, request.headers.authorization);
+  });
+  app.addHook('preParsing', async (request: FastifyRequest, _reply, payload) => {
     const scope = request.routeOptions.config?.scope;
-    if (scope === undefined) return;
-    const auth = authenticate(store, request.headers.authorization);
-    if (scope !== 'authenticated' && !auth.key.scopes.includes(scope)) {
+    if (request.auth && scope !== undefined && scope !== 'authenticated' && !request.auth.key.scopes.includes(scope)) {
       throw new HttpError(403, { detail: DETAIL.forbidden(scope) });
     }
-    request.auth = auth;
+    return payload;
   });
 }
 

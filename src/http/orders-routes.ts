@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ORDER_STATUSES, type OrderStatus } from '../store/types.js';
 import type { OrderService } from '../service/orders.js';
 import { authOf } from './auth.js';
+import { BODY_LIMITS } from './limits.js';
 import { DETAIL, HttpError, notFound } from './errors.js';
 import {
   describeJsonType,
@@ -68,7 +69,7 @@ export function registerOrderRoutes(app: FastifyInstance, orders: OrderService):
   methodNotAllowed(app, '/orders/', ['GET', 'POST']);
 
   // 4.2 bulk create
-  app.post('/orders/bulk/', { config: write }, async (request) => {
+  app.post('/orders/bulk/', { config: write, bodyLimit: BODY_LIMITS.bulk }, async (request) => {
     queryOf(request, []);
     const { company } = authOf(request);
     const body = request.body;

@@ -7,6 +7,7 @@
  * contract texts (7.5) come back as 400 `{detail}`.
  */
 import type { FastifyInstance } from 'fastify';
+import { BODY_LIMITS } from './limits.js';
 import { PlanningInputError, JobServiceClosedError } from '../jobs/errors.js';
 import type { PlanningRequest } from '../jobs/request.js';
 import type { JobService } from '../jobs/service.js';
@@ -96,7 +97,7 @@ export function registerPlanningRoutes(app: FastifyInstance, options: { store: S
   const write = { scope: 'planning:write' as const };
   const readStore = new SqlitePlanningStore(options.store.db);
 
-  app.post('/planning/jobs/', { config: write }, async (request, reply) => {
+  app.post('/planning/jobs/', { config: write, bodyLimit: BODY_LIMITS.planning }, async (request, reply) => {
     queryOf(request, []);
     const { company } = authOf(request);
     const body = parsePlanningBody(request.body);

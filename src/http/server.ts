@@ -15,6 +15,7 @@ import { createGeocoder, type GeocoderName } from '../geocode/providers.js';
 import { ensureDemo } from '../service/demo.js';
 import { Store } from '../store/store.js';
 import { buildApp } from './app.js';
+import { DEFAULT_RATE_LIMIT_PER_MINUTE } from './rate-limit.js';
 import { ServiceEvents } from '../service/events.js';
 import { createPlanningRuntime, FLOW_SERVE_USAGE, flowServeArgs, parseFlowServeArgs, type FlowServeOptions } from '../service/planning.js';
 
@@ -30,6 +31,8 @@ export interface ServeConfig {
   workers?: number;
   demo: boolean;
   logLevel: string;
+  /** Requests a minute per API key; 0 = no limit. */
+  rateLimit: number;
   /** Planning and webhooks (src/service/planning.ts). */
   flow?: FlowServeOptions;
 }
@@ -48,7 +51,7 @@ export function packageRoot(): string {
 export const DEMO_ADDRESS_BOOK = () => join(packageRoot(), 'data', 'demo', 'addresses.csv');
 
 const USAGE =
-  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--workers N] [--demo] [--log-level info] ' + FLOW_SERVE_USAGE;
+  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--workers N] [--demo] [--log-level info] [--rate-limit 1200] ' + FLOW_SERVE_USAGE;
 
 export function parseServeArgs(argv: string[]): ServeConfig {
   let parsed;
@@ -69,6 +72,7 @@ export function parseServeArgs(argv: string[]): ServeConfig {
         workers: { type: 'string' },
         demo: { type: 'boolean', default: false },
         'log-level': { type: 'string', default: 'info' },
+        'rate-limit': { type: 'string', default: String(DEFAULT_RATE_LIMIT_PER_MINUTE) },
         ...flowServeArgs,
       },
     });
@@ -91,6 +95,9 @@ export function parseServeArgs(argv: string[]): ServeConfig {
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(v['log-level'])) {
     throw new UsageError(`--log-level: unknown level '${v['log-level']}'`);
   }
+  if (!/^\d{1,7}$/.test(v['rate-limit'])) {
+    throw new UsageError(`--rate-limit: expected requests a minute per key (0 = no limit), got '${v['rate-limit']}'`);
+  }
   const addressBook = v['address-book'] ?? DEMO_ADDRESS_BOOK();
   if (v.geocoder === 'table' && !existsSync(addressBook)) throw new UsageError(`--address-book: no such file '${addressBook}'`);
   return {
@@ -105,6 +112,7 @@ export function parseServeArgs(argv: string[]): ServeConfig {
     workers: v.workers === undefined ? undefined : Number(v.workers),
     demo: v.demo,
     logLevel: v['log-level'],
+    rateLimit: Number(v['rate-limit']),
     flow: parseFlowServeArgs(v, (m) => new UsageError(m)),
   };
 }
@@ -133,6 +141,7 @@ export async function main(argv: string[]): Promise<number> {
     geocoding: geocoder !== null,
     onGeocodeQueued: () => worker?.notify(),
     logger: { level: config.logLevel, stream: process.stderr },
+    rateLimit: config.rateLimit,
   });
   if (geocoder) {
     worker = new GeocodeWorker({ store, geocoder, log: app.log });

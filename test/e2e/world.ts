@@ -76,7 +76,7 @@ export async function makeWorld(options: WorldOptions = {}) {
     webhookTimeoutMs: 2_000,
     ...options,
   });
-  const app = buildApp({ store, events, jobs: runtime.jobs, geocoding: false });
+  const app = buildApp({ store, events, jobs: runtime.jobs, geocoding: false, rateLimit: 0 });
   await runtime.start();
 
   const inject = (method: string, url: string, body?: unknown, k: string | null = key) =>

@@ -46,7 +46,13 @@ describe('bad input of every kind answers 4xx with a body that says what is wron
     const huge = await f.inject('POST', '/orders/', JSON.stringify({ address: 'a'.repeat(9 * 1024 * 1024) }));
     expect(huge.statusCode).toBe(413);
     expect(huge.json()).toEqual({ detail: 'Request body is too large.' });
-    const big = await f.inject('POST', '/orders/', { address: 'a'.repeat(1_000_000), name: 'n'.repeat(100_000) });
+    // one order's route takes 64 KiB; the bulk route 8 MiB
+    const overOne = await f.inject('POST', '/orders/', { address: 'a'.repeat(70_000) });
+    expect(overOne.statusCode).toBe(413);
+    const bulkUnder = await f.inject('POST', '/orders/bulk/', [{ address: 'a'.repeat(70_000) }]);
+    expect(bulkUnder.statusCode).toBe(200);
+    expect(bulkUnder.json().results[0].errors).toEqual({ address: ['Ensure this field has no more than 512 characters.'] });
+    const big = await f.inject('POST', '/orders/', { address: 'a'.repeat(40_000), name: 'n'.repeat(20_000) });
     expect(big.statusCode).toBe(400);
     expect(big.json()).toEqual({
       address: ['Ensure this field has no more than 512 characters.'],

@@ -7,7 +7,11 @@ import { SCOPES, type Scope } from '../../src/store/types.js';
 
 export const BASE = '/api/public/v1';
 
-/** A real app on a real SQLite file in a temp dir, one company and a key with every scope. */
+/**
+ * A real app on a real SQLite file in a temp dir, one company and a key with every scope. The
+ * request limit is off unless `rateLimit` is given: these suites send thousands of requests with
+ * one key (test/http/rate-limit.test.ts holds the limit itself).
+ */
 export function makeApp(options: Partial<AppOptions> & { timezone?: string } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'dp-http-'));
   const store = Store.open(join(dir, 'test.db'));
@@ -16,7 +20,7 @@ export function makeApp(options: Partial<AppOptions> & { timezone?: string } = {
   const other = store.companies.create({ name: 'Other', timezone: 'UTC' }, now);
   const key = store.apiKeys.create({ company_id: company.id, scopes: [...SCOPES] }, now).key;
   const otherKey = store.apiKeys.create({ company_id: other.id, scopes: [...SCOPES] }, now).key;
-  const app = buildApp({ store, ...options });
+  const app = buildApp({ store, rateLimit: 0, ...options });
   const keyWith = (scopes: Scope[]) => store.apiKeys.create({ company_id: company.id, scopes }, now).key;
   const auth = (k = key) => ({ authorization: `Api-Key ${k}` });
   const inject = (method: string, url: string, body?: unknown, k: string = key) =>

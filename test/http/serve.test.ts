@@ -167,12 +167,26 @@ describe('serve (the real process on loopback)', () => {
     }
   });
 
+  it('--rate-limit N limits each key to N requests a minute (429 with Retry-After past it)', async () => {
+    const s = await serve(['--db', join(dir, 'limit.db'), '--demo', '--rate-limit', '2']);
+    const key = /demo API key \(every scope, shown once\): (dpk_\S+)/.exec(s.stdout.join('\n'))![1]!;
+    const get = () => fetch(`${s.url}/api/public/v1/orders/`, { headers: { authorization: `Api-Key ${key}` } });
+    const answers = [await get(), await get(), await get()];
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 429]);
+    expect(answers[0]!.headers.get('ratelimit-limit')).toBe('2');
+    expect(Number(answers[2]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(29);
+    expect(((await answers[2]!.json()) as { detail: string }).detail).toMatch(/^Request was throttled\. Expected available in \d+ seconds\.$/);
+    s.proc.kill('SIGTERM');
+    expect((await s.exited).code).toBe(0);
+  });
+
   it('exits 2 with one line on bad arguments', () => {
     for (const [args, pattern] of [
       [['--port', 'abc'], /--port: expected 0 to 65535/],
       [['--geocoder', 'google'], /--geocoder: expected table, nominatim or none/],
       [['--address-book', join(dir, 'missing.csv')], /--address-book: no such file/],
       [['--bogus'], /Unknown option '--bogus'/],
+      [['--rate-limit', 'many'], /--rate-limit: expected requests a minute per key/],
     ] as const) {
       const r = runCli(['serve', '--db', join(dir, 'x.db'), ...args]);
       expect(r.code, args.join(' ')).toBe(2);

@@ -1,0 +1,101 @@
+/**
+ * Request limits per API key (operations.md "Request limits"): a token bucket per key, `max`
+ * requests a minute, refilled continuously. Wired through @fastify/rate-limit: the plugin owns the
+ * hook, the headers and the 429; this file owns the bucket, behind the plugin's store interface
+ * (`incr(key, cb, timeWindow, max)` -> `{current, ttl}`), so a store shared by several API
+ * processes (Redis) plugs in the same way without touching the routes.
+ *
+ * Only requests with a valid key count: auth (onRequest, app level) runs before the plugin's
+ * route-level onRequest hook, and a request without `request.auth` is on the allow list.
+ */
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 1200;
+const MINUTE_MS = 60_000;
+/** Buckets kept before full ones (indistinguishable from new ones) are swept out. */
+const SWEEP_AT = 10_000;
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+export interface IncrResult {
+  /** Requests counted against `max`: `max + 1` when refused, so the plugin answers 429. */
+  current: number;
+  /** Milliseconds: until the bucket is full again, or (refused) until the next token. */
+  ttl: number;
+}
+
+/**
+ * The arithmetic of one bucket a key, with the clock passed in. Capacity `max`, refill `max`
+ * tokens per `windowMs`; a request takes one token or is refused.
+ */
+export class TokenBuckets {
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  take(key: string, windowMs: number, max: number): IncrResult {
+    const now = this.now();
+    const perMs = max / windowMs;
+    let bucket = this.buckets.get(key);
+    if (!bucket) {
+      if (this.buckets.size >= SWEEP_AT) this.sweep(now, perMs, max);
+      bucket = { tokens: max, at: now };
+      this.buckets.set(key, bucket);
+    }
+    bucket.tokens = Math.min(max, bucket.tokens + (now - bucket.at) * perMs);
+    bucket.at = now;
+    if (bucket.tokens < 1) {
+      return { current: max + 1, ttl: Math.ceil((1 - bucket.tokens) / perMs) };
+    }
+    bucket.tokens -= 1;
+    const remaining = Math.floor(bucket.tokens);
+    return { current: max - remaining, ttl: Math.ceil((max - bucket.tokens) / perMs) };
+  }
+
+  get size(): number {
+    return this.buckets.size;
+  }
+
+  /** Drops the buckets that have refilled: a new bucket starts full, so nothing changes. */
+  private sweep(now: number, perMs: number, max: number): void {
+    for (const [key, b] of this.buckets) if (b.tokens + (now - b.at) * perMs >= max) this.buckets.delete(key);
+  }
+}
+
+/** The plugin's store interface over `TokenBuckets` (one instance a process). */
+class TokenBucketStore {
+  private readonly buckets = new TokenBuckets();
+
+  incr(key: string, cb: (err: Error | null, result: IncrResult) => void, timeWindow: number, max: number): void {
+    cb(null, this.buckets.take(key, timeWindow, max));
+  }
+
+  child(): TokenBucketStore {
+    return this;
+  }
+}
+
+export const throttledDetail = (seconds: number) => `Request was throttled. Expected available in ${seconds} seconds.`;
+
+/** Registers the per-key limit on `app` (before any route); `perMinute` 0 registers nothing. */
+export function registerRateLimit(app: FastifyInstance, perMinute: number): void {
+  if (perMinute <= 0) return;
+  app.register(rateLimit, {
+    global: true,
+    max: perMinute,
+    timeWindow: MINUTE_MS,
+    hook: 'onRequest',
+    store: TokenBucketStore as never,
+    enableDraftSpec: true,
+    allowList: (request) => request.auth === null,
+    keyGenerator: (request) => `key:${request.auth!.key.id}`,
+    errorResponseBuilder: (_request, context) => {
+      const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
+      return Object.assign(new Error(throttledDetail(seconds)), { statusCode: 429, throttled: true });
+    },
+  });
+}
