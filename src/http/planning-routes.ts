@@ -9,6 +9,7 @@
 import type { FastifyInstance } from 'fastify';
 import { BODY_LIMITS } from './limits.js';
 import { PlanningInputError, JobServiceClosedError } from '../jobs/errors.js';
+import { TooManyJobsError } from '../jobs/ports.js';
 import type { PlanningRequest } from '../jobs/request.js';
 import type { JobService } from '../jobs/service.js';
 import { toJobView, type JobView } from '../jobs/view.js';
@@ -108,6 +109,7 @@ export function registerPlanningRoutes(app: FastifyInstance, options: { store: S
     } catch (error) {
       if (error instanceof PlanningInputError) throw new HttpError(400, { detail: error.detail });
       if (error instanceof JobServiceClosedError) throw new HttpError(503, { detail: error.message });
+      if (error instanceof TooManyJobsError) throw new HttpError(429, { detail: error.message });
       throw error;
     }
     reply.code(202);

@@ -1,5 +1,6 @@
 import {
   OrdersNotNewError,
+  TooManyJobsError,
   VehicleBusyError,
   type Company,
   type JobInput,
@@ -92,7 +93,12 @@ export class MemoryPlanningStore implements PlanningStore {
 
   // ---- JobStore ----
 
-  createJob(companyId: number, input: JobInput, at: string): JobRecord {
+  createJob(companyId: number, input: JobInput, at: string, maxUnfinished?: number): JobRecord {
+    if (maxUnfinished !== undefined) {
+      let n = 0;
+      for (const j of this.jobs.values()) if (j.companyId === companyId && (j.status === 'queued' || j.status === 'running')) n++;
+      if (n >= maxUnfinished) throw new TooManyJobsError(maxUnfinished);
+    }
     const job: JobRecord = { id: this.nextJobId++, companyId, status: 'queued', input: structuredClone(input), result: null, error: '', createdAt: at, updatedAt: at };
     this.jobs.set(job.id, job);
     return structuredClone(job);

@@ -180,12 +180,26 @@ export class VehicleBusyError extends Error {
   }
 }
 
+/** createJob found the company at its cap of queued plus running jobs; nothing was written. */
+export class TooManyJobsError extends Error {
+  override readonly name = 'TooManyJobsError';
+  constructor(readonly limit: number) {
+    super(
+      `This company already has ${limit} planning job${limit === 1 ? '' : 's'} queued or running, the most it may have at once. Start this job when one of them has finished.`,
+    );
+  }
+}
+
 type MaybePromise<T> = T | Promise<T>;
 
 /** The jobs and their queue. */
 export interface JobStore {
-  /** Creates a job in status `queued` with created_at = updated_at = `at`; ids ascend. */
-  createJob(companyId: number, input: JobInput, at: string): MaybePromise<JobRecord>;
+  /**
+   * Creates a job in status `queued` with created_at = updated_at = `at`; ids ascend. With
+   * `maxUnfinished`, throws TooManyJobsError (nothing written) when the company already has that
+   * many jobs queued or running: count and insert are one atomic step.
+   */
+  createJob(companyId: number, input: JobInput, at: string, maxUnfinished?: number): MaybePromise<JobRecord>;
   /** The job, or undefined when missing or of another company. */
   getJob(companyId: number, jobId: number): MaybePromise<JobRecord | undefined>;
   /**

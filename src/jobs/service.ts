@@ -1,6 +1,8 @@
 /**
- * The planning job service: validates and accepts jobs, runs them FIFO on the solver pool with a
- * time budget each, writes their routes through the store, emits the events.
+ * The planning job service: validates and accepts jobs (at most `maxJobsPerCompany` of a company
+ * queued or running), runs them on the solver pool with a time budget each, companies taking
+ * turns (round-robin; FIFO within a company), writes their routes through the store, emits the
+ * events.
  *
  * Life of a job: submit -> `queued` (store) -> `running` when a slot frees -> `done` (commitPlan:
  * routes, stops, orders in_route and the job result in one transaction) or `failed` (readable
@@ -54,6 +56,9 @@ export interface JobServiceOptions {
    *  another job needs the thread. */
   seedsPerSolve?: number;
   objective?: SolveOptions['objective'];
+  /** Jobs of one company queued or running at once; one more is refused (TooManyJobsError).
+   *  Default 4 (operations.md "Request limits"); 0 or Infinity: no cap. */
+  maxJobsPerCompany?: number;
   /** Planning again after another job took a vehicle meanwhile (default 3). */
   commitRetries?: number;
   now?: () => Date;
@@ -62,6 +67,8 @@ export interface JobServiceOptions {
   /** Errors that could not be written to a job (the store failed). */
   onError?: (error: unknown, jobId: number) => void;
 }
+
+export const DEFAULT_MAX_JOBS_PER_COMPANY = 4;
 
 /** A job failure with the text that goes into the job's `error`. */
 class JobFailure extends Error {}
@@ -101,6 +108,9 @@ export class JobService {
   private readonly concurrency: number;
   private readonly options: JobServiceOptions;
   private readonly queue: QueueEntry[] = [];
+  /** When each company last had a job started (a counter): the least recent goes next. */
+  private readonly lastTurn = new Map<number, number>();
+  private turns = 0;
   private readonly known = new Set<number>();
   private readonly aborts = new Set<AbortController>();
   private idleWaiters: Array<() => void> = [];
@@ -185,10 +195,12 @@ export class JobService {
     }
     if (problems.length > 0) throw new PlanningInputError(problems);
 
+    const cap = this.options.maxJobsPerCompany ?? DEFAULT_MAX_JOBS_PER_COMPANY;
     const job = await this.store.createJob(
       companyId,
       { order_ids: [...resolved].sort((a, b) => a - b), vehicle_ids: vehicleIds, warehouse_id: warehouseId },
       this.stamp(),
+      cap > 0 && Number.isFinite(cap) ? cap : undefined,
     );
     this.enqueue({ companyId, jobId: job.id });
     this.pump();
@@ -255,7 +267,7 @@ export class JobService {
 
   private pump(): void {
     while (!this.closed && this.active < this.concurrency && this.queue.length > 0) {
-      const entry = this.queue.shift()!;
+      const entry = this.nextEntry();
       this.active++;
       void this.runJob(entry)
         .catch((error) => this.options.onError?.(error, entry.jobId))
@@ -270,6 +282,30 @@ export class JobService {
           }
         });
     }
+  }
+
+  /**
+   * Takes the next job: the oldest of the company whose turn came least recently (a company that
+   * never had one first, then by its oldest job), so one company's many jobs cannot hold the pool
+   * while another waits. The queue holds at most `maxJobsPerCompany` a company: the scan is short.
+   */
+  private nextEntry(): QueueEntry {
+    let best = 0;
+    let bestTurn = Infinity;
+    const seen = new Set<number>();
+    for (let i = 0; i < this.queue.length; i++) {
+      const company = this.queue[i]!.companyId;
+      if (seen.has(company)) continue;
+      seen.add(company);
+      const turn = this.lastTurn.get(company) ?? -1;
+      if (turn < bestTurn) {
+        bestTurn = turn;
+        best = i;
+      }
+    }
+    const [entry] = this.queue.splice(best, 1);
+    this.lastTurn.set(entry!.companyId, this.turns++);
+    return entry!;
   }
 
   private async runJob(entry: QueueEntry): Promise<void> {

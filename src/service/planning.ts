@@ -34,6 +34,8 @@ export interface PlanningRuntimeOptions {
   osrmUrl?: string;
   webhookTimeoutMs?: number;
   webhookRetryDelaysMs?: readonly number[];
+  /** Planning jobs of one company queued or running at once (default 4). */
+  maxJobsPerCompany?: number;
   /** How long stop() lets running jobs finish before abandoning them (default 5 s). */
   drainMs?: number;
   log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
@@ -103,6 +105,7 @@ export function createPlanningRuntime(options: PlanningRuntimeOptions): Planning
     events: bus,
     matrix: matrixProvider(options.matrix ?? 'haversine', options.osrmUrl),
     timeBudgetSec: options.jobTimeLimitSec,
+    maxJobsPerCompany: options.maxJobsPerCompany,
     onError: (error, jobId) => log?.error({ err: error, job_id: jobId }, 'planning job could not be written'),
   });
   let bridge: EventBridge | undefined = bridgeEvents({
@@ -166,6 +169,7 @@ export interface FlowServeOptions {
   jobTimeLimitSec?: number;
   webhookTimeoutMs?: number;
   webhookRetryDelaysMs?: number[];
+  maxJobsPerCompany?: number;
 }
 
 /** The parseArgs option specs `serve` adds for planning and webhooks. */
@@ -173,13 +177,14 @@ export const flowServeArgs = {
   'job-time-limit': { type: 'string' },
   'webhook-timeout': { type: 'string' },
   'webhook-retry-delays': { type: 'string' },
+  'max-jobs-per-company': { type: 'string' },
 } as const;
 
-export const FLOW_SERVE_USAGE = '[--job-time-limit SECONDS] [--webhook-timeout MS] [--webhook-retry-delays MS,MS,...]';
+export const FLOW_SERVE_USAGE = '[--job-time-limit SECONDS] [--webhook-timeout MS] [--webhook-retry-delays MS,MS,...] [--max-jobs-per-company 4]';
 
 /** Validates the values; throws `usage(message)` on a bad one. */
 export function parseFlowServeArgs(
-  v: { 'job-time-limit'?: string; 'webhook-timeout'?: string; 'webhook-retry-delays'?: string },
+  v: { 'job-time-limit'?: string; 'webhook-timeout'?: string; 'webhook-retry-delays'?: string; 'max-jobs-per-company'?: string },
   usage: (message: string) => Error,
 ): FlowServeOptions {
   const out: FlowServeOptions = {};
@@ -200,6 +205,11 @@ export function parseFlowServeArgs(
       throw usage(`--webhook-retry-delays: expected a comma-separated list of milliseconds, got '${delays}'`);
     }
     out.webhookRetryDelaysMs = parts.map(Number);
+  }
+  const cap = v['max-jobs-per-company'];
+  if (cap !== undefined) {
+    if (!/^\d{1,4}$/.test(cap) || Number(cap) < 1) throw usage(`--max-jobs-per-company: expected a positive integer, got '${cap}'`);
+    out.maxJobsPerCompany = Number(cap);
   }
   return out;
 }

@@ -22,7 +22,7 @@ import type {
   PlanningVehicle,
   Warehouse,
 } from '../jobs/ports.js';
-import { OrdersNotNewError, VehicleBusyError } from '../jobs/ports.js';
+import { OrdersNotNewError, TooManyJobsError, VehicleBusyError } from '../jobs/ports.js';
 import type { Db } from './db.js';
 import type { Migration } from './migrations.js';
 import { webhookOutboxSchema } from '../webhooks/outbox.js';
@@ -199,11 +199,19 @@ const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(',
 export class SqlitePlanningStore implements PlanningStore {
   constructor(private readonly db: Db) {}
 
-  createJob(companyId: number, input: JobInput, at: string): JobRecord {
-    const { lastInsertRowid } = this.db
-      .prepare(`INSERT INTO planning_jobs (company_id, status, input, created_at, updated_at) VALUES (?, 'queued', ?, ?, ?)`)
-      .run(companyId, JSON.stringify(input), at, at);
-    return this.jobById(Number(lastInsertRowid))!;
+  createJob(companyId: number, input: JobInput, at: string, maxUnfinished?: number): JobRecord {
+    return this.db.transaction(() => {
+      if (maxUnfinished !== undefined) {
+        const { n } = this.db
+          .prepare(`SELECT COUNT(*) AS n FROM planning_jobs WHERE company_id = ? AND status IN ('queued', 'running')`)
+          .get(companyId) as { n: number };
+        if (n >= maxUnfinished) throw new TooManyJobsError(maxUnfinished);
+      }
+      const { lastInsertRowid } = this.db
+        .prepare(`INSERT INTO planning_jobs (company_id, status, input, created_at, updated_at) VALUES (?, 'queued', ?, ?, ?)`)
+        .run(companyId, JSON.stringify(input), at, at);
+      return this.jobById(Number(lastInsertRowid))!;
+    }).immediate();
   }
 
   getJob(companyId: number, jobId: number): JobRecord | undefined {

@@ -13,7 +13,8 @@ describe('serve options for planning and webhooks', () => {
       webhookRetryDelaysMs: [200, 400, 800],
     });
     expect(parseFlowServeArgs({}, usage)).toEqual({});
-    for (const bad of [{ 'job-time-limit': '0' }, { 'job-time-limit': 'fast' }, { 'webhook-timeout': '-5' }, { 'webhook-retry-delays': '1,,2' }, { 'webhook-retry-delays': 'soon' }]) {
+    expect(parseFlowServeArgs({ 'max-jobs-per-company': '2' }, usage)).toEqual({ maxJobsPerCompany: 2 });
+    for (const bad of [{ 'job-time-limit': '0' }, { 'job-time-limit': 'fast' }, { 'webhook-timeout': '-5' }, { 'webhook-retry-delays': '1,,2' }, { 'webhook-retry-delays': 'soon' }, { 'max-jobs-per-company': '0' }, { 'max-jobs-per-company': 'lots' }]) {
       expect(() => parseFlowServeArgs(bad, usage), JSON.stringify(bad)).toThrow(/^--/);
     }
   });

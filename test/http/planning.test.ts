@@ -164,3 +164,23 @@ describe('planning job endpoints', () => {
     }
   });
 });
+
+describe('per-company job cap through the API', () => {
+  it('one job more than --max-jobs-per-company is 429 {detail}; another company is not affected', async () => {
+    const w = await makeWorld({ maxJobsPerCompany: 1, jobTimeLimitSec: 3 });
+    try {
+      const ids = await w.addOrders(w.someOrders(2, 'CAP'));
+      const first = await w.inject('POST', JOBS, { order_ids: [ids[0]] });
+      expect(first.statusCode).toBe(202);
+      const second = await w.inject('POST', JOBS, { order_ids: [ids[1]] });
+      expect(second.statusCode).toBe(429);
+      expect(second.json()).toEqual({
+        detail: 'This company already has 1 planning job queued or running, the most it may have at once. Start this job when one of them has finished.',
+      });
+      await w.runtime.jobs.waitFor(w.company.id, first.json().job_id);
+      expect((await w.inject('POST', JOBS, { order_ids: [ids[1]] })).statusCode).toBe(202);
+    } finally {
+      await w.close();
+    }
+  });
+});

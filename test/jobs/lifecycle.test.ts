@@ -3,7 +3,8 @@ import { EventBus, type PlannerEvent } from '../../src/jobs/events.js';
 import { JobService } from '../../src/jobs/service.js';
 import { SolverPool } from '../../src/pool/pool.js';
 import type { JobView } from '../../src/jobs/view.js';
-import { COMPANY, FAULTY_WORKER, addOrder, addVehicle, checkJob, makeService, makeStore, until } from './world.js';
+import { TooManyJobsError } from '../../src/jobs/ports.js';
+import { COMPANY, OTHER_COMPANY, FAULTY_WORKER, addOrder, addVehicle, checkJob, makeService, makeStore, until } from './world.js';
 
 // Pool mechanics and the state machine, with the test worker's markers on the vehicles:
 // test:unassign (answers at once, nothing placed), test:crash, test:oom, test:hang, test:throw.
@@ -111,6 +112,46 @@ describe('job states and events', () => {
     expect(ids.slice(1).map((id) => store.getJob(COMPANY, id)!.status)).toEqual(['queued', 'queued', 'queued']);
     await service.idle();
     expect(order).toEqual(ids);
+  });
+
+  it('companies take turns: one company\'s queue cannot hold the pool while another waits', async () => {
+    const { store } = world('test:unassign');
+    for (let id = 50; id <= 52; id++) addOrder(store, { id, companyId: OTHER_COMPANY });
+    const service = new JobService({ store, pool, timeBudgetSec: 1, concurrency: 1 });
+    const order: number[] = [];
+    service.events.on('planning_job.finished', (e) => order.push(e.data.job_id));
+    const a = [];
+    for (let i = 0; i < 4; i++) a.push((await service.submit(COMPANY, { order_ids: [1 + (i % 3)] })).job_id);
+    const b = [];
+    for (let i = 0; i < 2; i++) b.push((await service.submit(OTHER_COMPANY, { order_ids: [50 + i] })).job_id);
+    await service.idle();
+    // a[0] was running when the others came; then the companies alternate (FIFO within each)
+    expect(order).toEqual([a[0], b[0], a[1], b[1], a[2], a[3]]);
+  });
+
+  it('a company has at most maxJobsPerCompany jobs queued or running; one more is refused, others unaffected', async () => {
+    const { store } = world('test:hang');
+    addOrder(store, { id: 60, companyId: OTHER_COMPANY });
+    const service = new JobService({ store, pool, timeBudgetSec: 60, concurrency: 1, maxJobsPerCompany: 2 });
+    const first = await service.submit(COMPANY, { order_ids: [1] });
+    await service.submit(COMPANY, { order_ids: [2] });
+    await until(() => store.getJob(COMPANY, first.job_id)!.status === 'running');
+    const before = store.listUnfinishedJobs().length;
+    await expect(service.submit(COMPANY, { order_ids: [3] })).rejects.toThrow(TooManyJobsError);
+    await expect(service.submit(COMPANY, { order_ids: [3] })).rejects.toThrow(
+      'This company already has 2 planning jobs queued or running, the most it may have at once. Start this job when one of them has finished.',
+    );
+    expect(store.listUnfinishedJobs()).toHaveLength(before);
+    expect((await service.submit(OTHER_COMPANY, { order_ids: [60] })).status).toBe('queued');
+    await service.close('abandon');
+  });
+
+  it('the default cap is 4 jobs a company', async () => {
+    const { store } = world('test:hang');
+    const service = new JobService({ store, pool, timeBudgetSec: 60, concurrency: 1 });
+    for (let i = 0; i < 4; i++) await service.submit(COMPANY, { order_ids: [1 + (i % 3)] });
+    await expect(service.submit(COMPANY, { order_ids: [1] })).rejects.toThrow(TooManyJobsError);
+    await service.close('abandon');
   });
 
   it('jobs run concurrently up to the pool size (default concurrency)', async () => {
