@@ -17,6 +17,7 @@ import { MAX_ORDERS_PER_JOB, JobServiceClosedError, PlanningInputError, type Pla
 import { EventBus } from './events.js';
 import {
   OrdersNotNewError,
+  TooManyJobsError,
   VehicleBusyError,
   type JobRecord,
   type NewRoute,
@@ -59,6 +60,8 @@ export interface JobServiceOptions {
   /** Jobs of one company queued or running at once; one more is refused (TooManyJobsError).
    *  Default 4 (operations.md "Request limits"); 0 or Infinity: no cap. */
   maxJobsPerCompany?: number;
+  /** First delay before a failed store write is tried again, doubling to 30 s (default 100 ms). */
+  storeRetryBaseMs?: number;
   /** Planning again after another job took a vehicle meanwhile (default 3). */
   commitRetries?: number;
   now?: () => Date;
@@ -121,6 +124,8 @@ export class JobService {
   private readonly spares = new Set<Spare>();
   private closed = false;
   private abandoned = false;
+  /** Back-off sleepers, woken by close(). */
+  private readonly wakeOnClose = new Set<() => void>();
 
   constructor(options: JobServiceOptions) {
     this.options = options;
@@ -251,6 +256,7 @@ export class JobService {
   async close(mode: 'drain' | 'abandon' = 'drain'): Promise<void> {
     this.closed = true;
     this.queue.length = 0;
+    for (const wake of [...this.wakeOnClose]) wake();
     if (mode === 'abandon') {
       this.abandoned = true;
       for (const c of this.aborts) c.abort();
@@ -309,17 +315,54 @@ export class JobService {
   }
 
   private async runJob(entry: QueueEntry): Promise<void> {
-    const queued = await this.store.getJob(entry.companyId, entry.jobId);
-    if (!queued || (queued.status !== 'queued' && queued.status !== 'running')) return;
-    const job = await this.store.updateJob(queued.id, { status: 'running' }, this.stamp());
-    let finished: JobRecord;
+    // a store that fails here (busy, full, gone) leaves the job queued or running: try again
+    const job = await this.storeWrite(async () => {
+      const queued = await this.store.getJob(entry.companyId, entry.jobId);
+      if (!queued || (queued.status !== 'queued' && queued.status !== 'running')) return undefined;
+      return this.store.updateJob(queued.id, { status: 'running' }, this.stamp());
+    }, entry.jobId);
+    if (!job) return;
+    let finished: JobRecord | undefined;
     try {
       finished = await this.plan(job);
     } catch (error) {
       if (this.abandoned) return;
-      finished = await this.store.updateJob(job.id, { status: 'failed', error: this.describe(error) }, this.stamp());
+      const text = this.describe(error);
+      finished = await this.storeWrite(() => this.store.updateJob(job.id, { status: 'failed', error: text }, this.stamp()), job.id);
     }
-    this.events.emit('planning_job.finished', finished.companyId, toJobView(finished), finished.updatedAt);
+    if (finished) this.events.emit('planning_job.finished', finished.companyId, toJobView(finished), finished.updatedAt);
+  }
+
+  /**
+   * A store write that must happen: a storage fault (anything but the store's own refusals) is
+   * retried with growing delays, 0.1 s doubling to 30 s, for as long as the service runs. After
+   * close() it gives up (undefined): the job stays queued or running in the store and runs again
+   * on the next start.
+   */
+  private async storeWrite<T>(write: () => T | Promise<T>, jobId: number): Promise<T | undefined> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await write();
+      } catch (error) {
+        if (isRefusal(error) || this.closed) throw error;
+        this.options.onError?.(error, jobId);
+        await this.backOff(attempt);
+        if (this.closed) return undefined;
+      }
+    }
+  }
+
+  private backOff(attempt: number): Promise<void> {
+    const ms = Math.min(30_000, (this.options.storeRetryBaseMs ?? 100) * 2 ** Math.min(attempt, 20));
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.wakeOnClose.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.wakeOnClose.add(wake);
+    });
   }
 
   /** Plans every delivery date of the job and commits; returns the done job. */
@@ -329,10 +372,14 @@ export class JobService {
       const { routes, unassigned } = await this.compute(job);
       if (this.abandoned) throw new JobServiceClosedError();
       try {
-        const at = this.stamp();
-        const { job: done, changes } = await this.store.commitPlan({ jobId: job.id, companyId: job.companyId, at, routes, unassigned });
-        for (const change of changes) this.events.emit('order.status_changed', job.companyId, change, at);
-        return done;
+        // the plan is kept through storage faults: only a vehicle taken meanwhile plans again
+        const committed = await this.storeWrite(() => {
+          const at = this.stamp();
+          return Promise.resolve(this.store.commitPlan({ jobId: job.id, companyId: job.companyId, at, routes, unassigned })).then((c) => ({ ...c, at }));
+        }, job.id);
+        if (!committed) throw new JobServiceClosedError();
+        for (const change of committed.changes) this.events.emit('order.status_changed', job.companyId, change, committed.at);
+        return committed.job;
       } catch (error) {
         if (error instanceof VehicleBusyError && attempt < retries) continue;
         throw error;
@@ -527,6 +574,11 @@ export class JobService {
   private stamp(): string {
     return (this.options.now?.() ?? new Date()).toISOString();
   }
+}
+
+/** The store's own answers (not faults): retrying the same write cannot change them. */
+function isRefusal(error: unknown): boolean {
+  return error instanceof VehicleBusyError || error instanceof OrdersNotNewError || error instanceof TooManyJobsError;
 }
 
 function distinct<T>(values: T[]): T[] {

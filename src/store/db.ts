@@ -1,11 +1,15 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { migrations as defaultMigrations, type Migration } from './migrations.js';
 
 export type Db = Database.Database;
 
+/** How long a statement waits for another connection's write lock before SQLITE_BUSY. */
+export const BUSY_TIMEOUT_MS = 250;
+
 export interface OpenOptions {
+  busyTimeoutMs?: number;
   /** Extra migrations appended after the built-in ones (tests, later parts of the service). */
   migrations?: Migration[];
 }
@@ -20,12 +24,21 @@ export interface OpenOptions {
  * a bulk request is one transaction, so one fsync for up to 500 orders.
  */
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
-  if (path !== ':memory:' && !path.startsWith('file:')) mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:' && !path.startsWith('file:')) {
+    mkdirSync(dirname(path), { recursive: true });
+    // customers' addresses and webhook secrets: the owner's only. SQLite creates the -wal and
+    // -shm files with the database file's mode, so they follow.
+    closeSync(openSync(path, 'a', 0o600));
+    chmodSync(path, 0o600);
+  }
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
+  // Another process's write lock is waited for at most this long, holding the event loop; then
+  // SQLITE_BUSY: an API request answers 503 with Retry-After, background work backs off and
+  // tries again later without blocking.
+  db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? BUSY_TIMEOUT_MS}`);
   migrate(db, [...defaultMigrations, ...(options.migrations ?? [])]);
   return db;
 }
