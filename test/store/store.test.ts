@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -22,6 +22,21 @@ const fields = (over: Partial<OrderFields> = {}): OrderFields => ({
 });
 
 describe('SQLite store', () => {
+  it('the database, its WAL and shared-memory files are the owner\'s only (0600), even under a lax umask', () => {
+    const old = process.umask(0o022);
+    try {
+      writeFileSync(join(dir, 'lax.db'), ''); // an existing file of an older version: tightened too
+      for (const file of [path, join(dir, 'lax.db')]) {
+        const store = Store.open(file);
+        store.companies.create({ name: 'A', timezone: 'UTC' }, NOW);
+        for (const f of [file, `${file}-wal`, `${file}-shm`]) expect((statSync(f).mode & 0o777).toString(8), f).toBe('600');
+        store.close();
+      }
+    } finally {
+      process.umask(old);
+    }
+  });
+
   it('creates the file and its folder, uses WAL with synchronous=FULL, and migrates once', () => {
     const store = Store.open(path);
     expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
