@@ -36,6 +36,13 @@ export function createWebhookDispatcher(store: Store, options: WebhookDeliveryOp
     timeoutMs: options.timeoutMs ?? 10_000,
     retryDelaysMs: options.retryDelaysMs ?? defaultRetryDelaysMs,
     pollMs: options.pollMs,
+    paused: () => store.webhooks.inactiveIds(),
+    onOutcome: (subscriptionId, ok, at) => {
+      if (store.webhooks.recordOutcome(subscriptionId, ok, at)) {
+        options.log?.warn({ subscription_id: subscriptionId }, 'webhook subscription paused: every delivery failed for 24 h (admin webhook enable resumes it)');
+      }
+    },
+    onFault: (error) => options.log?.error({ err: error }, 'webhook outbox unavailable; backing off'),
     onError: (delivery, error) =>
       options.log?.warn({ delivery_id: delivery.id, event: delivery.event, url: delivery.url, attempts: delivery.attempts + 1, error }, 'webhook delivery failed'),
   });

@@ -159,4 +159,12 @@ export const migrations: Migration[] = [
       END;
     `,
   },
+  {
+    version: 102,
+    name: 'webhook subscriptions: failing since (epoch ms), paused after 24 h of failures',
+    sql: `
+      ALTER TABLE webhook_subscriptions ADD COLUMN failing_since INTEGER;
+      ALTER TABLE webhook_subscriptions ADD COLUMN paused_at TEXT;
+    `,
+  },
 ];

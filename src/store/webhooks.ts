@@ -5,11 +5,17 @@ import type { WebhookEvent, WebhookSubscription } from './types.js';
 interface Row extends Omit<WebhookSubscription, 'events' | 'active'> {
   events: string;
   active: number;
+  failing_since?: number | null;
+  paused_at?: string | null;
 }
 
 function toSubscription(row: Row): WebhookSubscription {
-  return { ...row, events: row.events.split(',') as WebhookEvent[], active: row.active === 1 };
+  const { failing_since: _failing, paused_at: _paused, ...rest } = row;
+  return { ...rest, events: row.events.split(',') as WebhookEvent[], active: row.active === 1 };
 }
+
+/** A subscription whose every try failed for this long is paused (operations: 24 h). */
+export const PAUSE_AFTER_FAILING_MS = 24 * 3_600_000;
 
 /** Webhook subscriptions; the secret (32 random bytes, hex) keys the HMAC of each delivery. */
 export class WebhookRepository {
@@ -27,10 +33,43 @@ export class WebhookRepository {
     return row && toSubscription(row);
   }
 
-  /** Active subscriptions of the company that listen to the event. */
+  /** Ids of the subscriptions that get no tries now (disabled or paused): their deliveries wait. */
+  inactiveIds(): Set<number> {
+    return new Set((prepare(this.db, 'SELECT id FROM webhook_subscriptions WHERE active = 0').all() as Array<{ id: number }>).map((r) => r.id));
+  }
+
+  /**
+   * Records a try's outcome: a success clears the failing streak; a failure starts it, and a
+   * streak of `pauseAfterMs` pauses the subscription (true when this call paused it).
+   */
+  recordOutcome(id: number, ok: boolean, at: number, pauseAfterMs = PAUSE_AFTER_FAILING_MS): boolean {
+    const row = prepare(this.db, 'SELECT active, failing_since FROM webhook_subscriptions WHERE id = ?').get(id) as
+      | { active: number; failing_since: number | null }
+      | undefined;
+    if (!row) return false;
+    if (ok) {
+      if (row.failing_since !== null) prepare(this.db, 'UPDATE webhook_subscriptions SET failing_since = NULL WHERE id = ?').run(id);
+      return false;
+    }
+    if (row.failing_since === null) {
+      prepare(this.db, 'UPDATE webhook_subscriptions SET failing_since = ? WHERE id = ?').run(at, id);
+      return false;
+    }
+    if (row.active === 1 && at - row.failing_since >= pauseAfterMs) {
+      prepare(this.db, 'UPDATE webhook_subscriptions SET active = 0, paused_at = ? WHERE id = ?').run(new Date(at).toISOString(), id);
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * The subscriptions of the company that listen to the event and take new deliveries: active
+   * ones, and paused ones (their deliveries wait for `admin webhook enable`, none is lost); a
+   * disabled one takes none.
+   */
   forEvent(companyId: number, event: WebhookEvent): WebhookSubscription[] {
     return (
-      prepare(this.db, 'SELECT * FROM webhook_subscriptions WHERE company_id = ? AND active = 1 ORDER BY id')
+      prepare(this.db, 'SELECT * FROM webhook_subscriptions WHERE company_id = ? AND (active = 1 OR paused_at IS NOT NULL) ORDER BY id')
         .all(companyId) as Row[]
     )
       .map(toSubscription)

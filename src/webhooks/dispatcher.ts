@@ -35,26 +35,40 @@ export interface WebhookDispatcherOptions {
   concurrency?: number;
   /** Longest sleep of the loop between looks at the outbox. */
   pollMs?: number;
+  /** Deliveries of one subscription in flight at once (default 2): a dead receiver holds no more. */
+  perSubscription?: number;
+  /** Subscriptions whose deliveries wait (disabled or paused); read on every look at the outbox. */
+  paused?: () => ReadonlySet<number>;
+  /** Every try's outcome per subscription (the service pauses one failing for 24 h). */
+  onOutcome?: (subscriptionId: number, ok: boolean, at: number) => void;
   now?: () => number;
   onError?: (delivery: Delivery, error: string) => void;
+  /** The outbox could not be read or written (busy or full database): the loop backs off. */
+  onFault?: (error: unknown) => void;
 }
 
+type Settings = Required<Omit<WebhookDispatcherOptions, 'onError' | 'onFault' | 'onOutcome' | 'paused'>> &
+  Pick<WebhookDispatcherOptions, 'onError' | 'onFault' | 'onOutcome' | 'paused'>;
+
+const DEFAULTS = { timeoutMs: 10_000, retryDelaysMs: defaultRetryDelaysMs, concurrency: 8, pollMs: 1_000, perSubscription: 2, now: Date.now };
+/** Longest back-off of the loop after outbox faults. */
+const MAX_FAULT_BACKOFF_MS = 30_000;
+const NONE: ReadonlySet<number> = new Set();
+
 export class WebhookDispatcher {
-  private readonly o: Required<Omit<WebhookDispatcherOptions, 'onError'>> & Pick<WebhookDispatcherOptions, 'onError'>;
+  private readonly o: Settings;
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** Deliveries whose outcome could not be written: not tried again before this (epoch ms). */
+  private readonly cooling = new Map<string, number>();
+  private faults = 0;
   private readonly stopping = new AbortController();
   private timer: NodeJS.Timeout | undefined;
   private running = false;
 
   constructor(options: WebhookDispatcherOptions) {
-    this.o = {
-      timeoutMs: 10_000,
-      retryDelaysMs: defaultRetryDelaysMs,
-      concurrency: 8,
-      pollMs: 1_000,
-      now: Date.now,
-      ...options,
-    };
+    // an option given as undefined takes its default (a spread would keep the undefined)
+    const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+    this.o = { ...DEFAULTS, ...given } as Settings;
   }
 
   /** Queues `event` for every subscription of the company; returns the delivery ids. */
@@ -89,7 +103,7 @@ export class WebhookDispatcher {
 
   /** Resolves once nothing is in flight and nothing is due now (for tests and shutdown). */
   async settled(): Promise<void> {
-    while (this.inFlight.size > 0 || (this.running && (this.o.outbox.nextDue() ?? Infinity) <= this.o.now())) {
+    while (this.inFlight.size > 0 || (this.running && (this.o.outbox.nextDue(this.paused()) ?? Infinity) <= this.o.now())) {
       await Promise.race([...this.inFlight.values(), new Promise((r) => setTimeout(r, 10))]);
     }
   }
@@ -100,23 +114,51 @@ export class WebhookDispatcher {
     this.timer = setTimeout(() => this.tick(), 0);
   }
 
+  private paused(): ReadonlySet<number> {
+    return this.o.paused?.() ?? NONE;
+  }
+
   private tick(): void {
     if (!this.running) return;
-    const free = this.o.concurrency - this.inFlight.size;
-    if (free > 0) {
-      for (const d of this.o.outbox.due(this.o.now(), free, new Set(this.inFlight.keys()))) {
-        const attempt = this.send(d).finally(() => {
-          this.inFlight.delete(d.id);
-          this.kick();
-        });
-        this.inFlight.set(d.id, attempt);
+    let wait: number;
+    try {
+      const now = this.o.now();
+      for (const [id, until] of this.cooling) if (until <= now) this.cooling.delete(id);
+      const paused = this.paused();
+      const free = this.o.concurrency - this.inFlight.size;
+      if (free > 0) {
+        const skip = new Set([...this.inFlight.keys(), ...this.cooling.keys()]);
+        for (const d of this.o.outbox.due(now, free, skip, { perSubscription: this.o.perSubscription, paused })) {
+          const attempt = this.send(d).finally(() => {
+            this.inFlight.delete(d.id);
+            this.kick();
+          });
+          this.inFlight.set(d.id, attempt);
+        }
       }
+      const next = this.o.outbox.nextDue(paused);
+      wait = next === null ? this.o.pollMs : Math.min(this.o.pollMs, Math.max(0, next - now));
+      this.faults = 0;
+    } catch (error) {
+      // a busy or full database: nothing was sent or changed; look again later
+      this.o.onFault?.(error);
+      wait = Math.min(MAX_FAULT_BACKOFF_MS, 100 * 2 ** Math.min(this.faults++, 20));
     }
-    const next = this.o.outbox.nextDue();
-    const wait = next === null ? this.o.pollMs : Math.min(this.o.pollMs, Math.max(0, next - this.o.now()));
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.tick(), Math.max(wait, 5));
+    // at least 50 ms between looks: deliveries due at once go out in one look, and a row that is
+    // due but cannot be taken (its subscription at its cap) never spins the loop
+    this.timer = setTimeout(() => this.tick(), Math.max(wait, 50));
     this.timer.unref();
+  }
+
+  /** Writes a try's outcome; when the outbox cannot take it, the delivery waits in memory. */
+  private record(d: Delivery, write: () => void, notBefore: number): void {
+    try {
+      write();
+    } catch (error) {
+      this.cooling.set(d.id, notBefore);
+      this.o.onFault?.(error);
+    }
   }
 
   private async send(d: Delivery): Promise<void> {
@@ -138,7 +180,10 @@ export class WebhookDispatcher {
       });
       await response.body?.cancel().catch(() => undefined);
       if (response.status >= 200 && response.status < 300) {
-        this.o.outbox.delivered(d.id, attempts, this.o.now());
+        const at = this.o.now();
+        // not written: it stays pending and goes out again later (at-least-once, same id)
+        this.record(d, () => this.o.outbox.delivered(d.id, attempts, at), at + (this.o.retryDelaysMs[0] ?? 5_000));
+        this.outcome(d, true, at);
         return;
       }
       problem = `HTTP ${response.status}`;
@@ -146,10 +191,21 @@ export class WebhookDispatcher {
       if (this.stopping.signal.aborted) return; // shutting down: leave it pending, untouched
       problem = err instanceof Error && err.name === 'TimeoutError' ? `no answer within ${this.o.timeoutMs} ms` : describe(err);
     }
+    const now = this.o.now();
     const delay = this.o.retryDelaysMs[attempts - 1];
-    if (delay === undefined) this.o.outbox.giveUp(d.id, attempts, problem);
-    else this.o.outbox.retryLater(d.id, attempts, this.o.now() + delay, problem);
+    const last = this.o.retryDelaysMs.at(-1) ?? 5_000;
+    if (delay === undefined) this.record(d, () => this.o.outbox.giveUp(d.id, attempts, problem), now + last);
+    else this.record(d, () => this.o.outbox.retryLater(d.id, attempts, now + delay, problem), now + delay);
+    this.outcome(d, false, now);
     this.o.onError?.(d, problem);
+  }
+
+  private outcome(d: Delivery, ok: boolean, at: number): void {
+    try {
+      this.o.onOutcome?.(d.subscriptionId, ok, at);
+    } catch (error) {
+      this.o.onFault?.(error);
+    }
   }
 }
 

@@ -26,14 +26,22 @@ export interface Delivery {
   deliveredAt: number | null;
 }
 
+export interface DueOptions {
+  perSubscription?: number;
+  paused?: ReadonlySet<number>;
+}
+
 export type NewDelivery = Pick<Delivery, 'id' | 'subscriptionId' | 'url' | 'secret' | 'event' | 'body' | 'createdAt'>;
 
 export interface WebhookOutbox {
   add(deliveries: NewDelivery[]): void;
-  /** Pending deliveries due at `now`, oldest first, excluding `skip` (those already in flight). */
-  due(now: number, limit: number, skip: ReadonlySet<string>): Delivery[];
-  /** Epoch ms of the earliest pending try, or null when nothing is pending. */
-  nextDue(): number | null;
+  /**
+   * Pending deliveries due at `now`, oldest first: at most `perSubscription` of one subscription
+   * (in flight ones, `skip`, count and are left out), none of the `paused` subscriptions.
+   */
+  due(now: number, limit: number, skip: ReadonlySet<string>, options?: DueOptions): Delivery[];
+  /** Epoch ms of the earliest pending try (not of the `paused` subscriptions), or null. */
+  nextDue(paused?: ReadonlySet<number>): number | null;
   delivered(id: string, attempts: number, at: number): void;
   retryLater(id: string, attempts: number, nextAttemptAt: number, error: string): void;
   giveUp(id: string, attempts: number, error: string): void;
@@ -104,11 +112,20 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
       `INSERT INTO webhook_deliveries (id, subscription_id, url, secret, event, body, next_attempt_at, created_at)
        VALUES (@id, @subscriptionId, @url, @secret, @event, @body, @createdAt, @createdAt)`,
     );
+    // the oldest `perSubscription` due rows of each subscription, so one dead receiver's
+    // backlog cannot fill the page and starve the others
     this.selectDue = db.prepare(
-      `SELECT * FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ?
-       ORDER BY next_attempt_at, created_at LIMIT ?`,
+      `SELECT * FROM (
+         SELECT *, ROW_NUMBER() OVER (PARTITION BY subscription_id ORDER BY next_attempt_at, created_at, id) AS rank
+         FROM webhook_deliveries
+         WHERE status = 'pending' AND next_attempt_at <= ?
+           AND subscription_id NOT IN (SELECT value FROM json_each(?)))
+       WHERE rank <= ? ORDER BY next_attempt_at, created_at, id LIMIT ?`,
     );
-    this.selectNext = db.prepare(`SELECT MIN(next_attempt_at) AS at FROM webhook_deliveries WHERE status = 'pending'`);
+    this.selectNext = db.prepare(
+      `SELECT MIN(next_attempt_at) AS at FROM webhook_deliveries
+       WHERE status = 'pending' AND subscription_id NOT IN (SELECT value FROM json_each(?))`,
+    );
     this.update = db.prepare(
       `UPDATE webhook_deliveries SET status = @status, attempts = @attempts, next_attempt_at = @nextAttemptAt,
        last_error = @lastError, delivered_at = @deliveredAt WHERE id = @id`,
@@ -123,13 +140,14 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
     })(deliveries);
   }
 
-  due(now: number, limit: number, skip: ReadonlySet<string>): Delivery[] {
-    const rows = this.selectDue.all(now, limit + skip.size) as Row[];
+  due(now: number, limit: number, skip: ReadonlySet<string>, options: DueOptions = {}): Delivery[] {
+    const per = options.perSubscription ?? 1_000_000;
+    const rows = this.selectDue.all(now, JSON.stringify([...(options.paused ?? [])]), per, limit + skip.size) as Row[];
     return rows.filter((r) => !skip.has(r.id)).slice(0, limit).map(fromRow);
   }
 
-  nextDue(): number | null {
-    return (this.selectNext.get() as { at: number | null }).at;
+  nextDue(paused: ReadonlySet<number> = new Set()): number | null {
+    return (this.selectNext.get(JSON.stringify([...paused])) as { at: number | null }).at;
   }
 
   delivered(id: string, attempts: number, at: number): void {

@@ -130,6 +130,93 @@ describe('webhook dispatcher', () => {
     expect(outbox.get(deadId)).toMatchObject({ status: 'pending', attempts: 0 });
   });
 
+  it('a dead receiver with a backlog holds 2 slots at most; the healthy one gets everything', async () => {
+    const dead = await receiver(Array.from({ length: 50 }, () => 'hang' as const));
+    const good = await receiver();
+    const d = dispatcher(
+      [
+        { id: 1, url: dead.url, secret },
+        { id: 2, url: good.url, secret },
+      ],
+      { timeoutMs: 60_000, concurrency: 4 },
+    );
+    // the dead one's backlog is older than every delivery of the healthy one
+    for (let i = 0; i < 20; i++) d.publish(1, 'order.status_changed', { i });
+    d.start();
+    await good.waitFor(20);
+    expect(dead.received).toHaveLength(2);
+    const outbox = new SqliteWebhookOutbox(db);
+    expect(outbox.due(Date.now(), 100, new Set(), { perSubscription: 2 }).filter((x) => x.subscriptionId === 1)).toHaveLength(2);
+  });
+
+  it('a paused subscription gets no tries; its deliveries wait and go out once it is active again', async () => {
+    const r = await receiver();
+    let paused = new Set([7]);
+    const d = dispatcher([{ id: 7, url: r.url, secret }], { paused: () => paused });
+    d.start();
+    const [id] = d.publish(1, 'planning_job.finished', { job_id: 1 });
+    await new Promise((res) => setTimeout(res, 300));
+    expect(r.received).toHaveLength(0);
+    const outbox = new SqliteWebhookOutbox(db);
+    expect(outbox.get(id!)).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(outbox.nextDue(paused)).toBeNull();
+    paused = new Set();
+    await r.waitFor(1);
+    await d.settled();
+    expect(outbox.get(id!)!.status).toBe('delivered');
+  });
+
+  it('reports every outcome per subscription', async () => {
+    const r = await receiver([500, 200]);
+    const outcomes: Array<[number, boolean]> = [];
+    const d = dispatcher([{ id: 3, url: r.url, secret }], { onOutcome: (sub, ok) => outcomes.push([sub, ok]) });
+    d.start();
+    d.publish(1, 'planning_job.finished', { job_id: 1 });
+    await r.waitFor(2);
+    await d.settled();
+    expect(outcomes).toEqual([[3, false], [3, true]]);
+  });
+
+  it('an outcome it cannot write (another writer holds the lock) is a fault, not a crash: the delivery goes out again', async () => {
+    const r = await receiver();
+    const faults: unknown[] = [];
+    const d = dispatcher([{ id: 1, url: r.url, secret }], { onFault: (e) => faults.push(e) });
+    const [id] = d.publish(1, 'planning_job.finished', { job_id: 1 });
+    const locker = new Database(join(dir, 'planner.db'));
+    locker.exec('BEGIN IMMEDIATE');
+    db.pragma('busy_timeout = 0');
+    d.start();
+    await r.waitFor(2); // delivered, but not recorded: tried again after the first retry delay
+    locker.exec('COMMIT');
+    locker.close();
+    const outbox = new SqliteWebhookOutbox(db);
+    while (outbox.get(id!)!.status !== 'delivered') await new Promise((res) => setTimeout(res, 10));
+    expect((faults[0] as { code?: string }).code).toMatch(/^SQLITE_BUSY/);
+    expect(new Set(r.received.map((x) => x.headers['x-planner-delivery-id']))).toEqual(new Set([id]));
+  });
+
+  it('options given as undefined take their defaults (an idle loop looks once a second, not every millisecond)', async () => {
+    const d = new WebhookDispatcher({
+      outbox: new SqliteWebhookOutbox(db),
+      subscriptions: () => [],
+      pollMs: undefined,
+      timeoutMs: undefined,
+      retryDelaysMs: undefined,
+    });
+    dispatchers.push(d);
+    let looks = 0;
+    const outbox = (d as unknown as { o: { outbox: SqliteWebhookOutbox } }).o.outbox;
+    const nextDue = outbox.nextDue.bind(outbox);
+    outbox.nextDue = (p) => {
+      looks++;
+      return nextDue(p);
+    };
+    d.start();
+    await new Promise((res) => setTimeout(res, 1_500));
+    expect(looks).toBeGreaterThanOrEqual(1);
+    expect(looks).toBeLessThanOrEqual(3);
+  });
+
   it('a receiver that does not answer in time counts as a failed try', async () => {
     const dead = await receiver(['hang']);
     const d = dispatcher([{ id: 1, url: dead.url, secret }], { timeoutMs: 100, retryDelaysMs: [60_000] });
