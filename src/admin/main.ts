@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { UsageError } from '../cli/usage-error.js';
 import { isValidTimeZone } from '../service/time.js';
 import { Store } from '../store/store.js';
-import { SCOPES, WEBHOOK_EVENTS, type Company, type Scope, type Vehicle, type WebhookEvent } from '../store/types.js';
+import { SCOPES, WEBHOOK_EVENTS, type Company, type Scope, type Vehicle, type WebhookEvent, type WebhookSubscription } from '../store/types.js';
 
 export const DEFAULT_DB = './var/planner.db';
 
@@ -66,6 +66,50 @@ const COMMANDS: Record<string, Command> = {
       const scopes = list('scopes', v.scopes, SCOPES);
       const { record, key } = store.apiKeys.create({ company_id: company.id, scopes, label: v.label ?? '' }, now);
       return { id: record.id, company_id: record.company_id, key, scopes: record.scopes };
+    },
+  },
+  'key list': {
+    usage: 'key list --company ID',
+    required: ['company'],
+    optional: [],
+    run(store, v) {
+      const company = companyOf(store, v.company);
+      const keys = store.apiKeys.listForCompany(company.id).map((k) => ({ id: k.id, scopes: k.scopes, label: k.label, created_at: k.created_at, revoked_at: k.revoked_at }));
+      return { company_id: company.id, keys };
+    },
+  },
+  'webhook list': {
+    usage: 'webhook list --company ID',
+    required: ['company'],
+    optional: [],
+    run(store, v) {
+      const company = companyOf(store, v.company);
+      return { company_id: company.id, webhooks: store.webhooks.listForCompany(company.id).map(publicWebhook) };
+    },
+  },
+  'webhook disable': {
+    usage: 'webhook disable --id ID',
+    required: ['id'],
+    optional: [],
+    run(store, v) {
+      return publicWebhook(store.webhooks.setActive(webhookOf(store, v.id).id, false)!);
+    },
+  },
+  'webhook enable': {
+    usage: 'webhook enable --id ID  (also resumes one paused after 24 h of failures)',
+    required: ['id'],
+    optional: [],
+    run(store, v) {
+      return publicWebhook(store.webhooks.setActive(webhookOf(store, v.id).id, true)!);
+    },
+  },
+  'webhook rotate-secret': {
+    usage: 'webhook rotate-secret --id ID',
+    required: ['id'],
+    optional: [],
+    run(store, v) {
+      const s = store.webhooks.rotateSecret(webhookOf(store, v.id).id)!;
+      return { id: s.id, secret: s.secret };
     },
   },
   'key revoke': {
@@ -216,6 +260,18 @@ function shift(value: string): [string, string] {
   const end = `${m[3]}:${m[4]}`;
   if (end <= start) throw new UsageError('--shift: the end must be later than the start');
   return [start, end];
+}
+
+/** A subscription as `webhook list|disable|enable` print it: never its secret. */
+function publicWebhook(s: WebhookSubscription) {
+  return { id: s.id, url: s.url, events: s.events, active: s.active };
+}
+
+function webhookOf(store: Store, value: string | undefined): WebhookSubscription {
+  const id = integer('id', value, 1);
+  const s = store.webhooks.get(id);
+  if (!s) throw new UsageError(`--id: no webhook subscription ${id}`);
+  return s;
 }
 
 function companyOf(store: Store, value: string | undefined): Company {

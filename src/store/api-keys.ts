@@ -66,6 +66,11 @@ export class ApiKeyRepository {
     return toKey(found);
   }
 
+  /** Every key of the company, revoked ones too, by id (never the key itself: only its hash is kept). */
+  listForCompany(companyId: number): ApiKey[] {
+    return (prepare(this.db, 'SELECT * FROM api_keys WHERE company_id = ? ORDER BY id').all(companyId) as KeyRow[]).map(toKey);
+  }
+
   revoke(id: number, now: string): ApiKey | undefined {
     prepare(this.db, 'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, id);
     return this.get(id);

@@ -33,6 +33,23 @@ export class WebhookRepository {
     return row && toSubscription(row);
   }
 
+  listForCompany(companyId: number): WebhookSubscription[] {
+    return (prepare(this.db, 'SELECT * FROM webhook_subscriptions WHERE company_id = ? ORDER BY id').all(companyId) as Row[]).map(toSubscription);
+  }
+
+  /** Enables (clearing a pause and its failing streak) or disables a subscription. */
+  setActive(id: number, active: boolean): WebhookSubscription | undefined {
+    if (active) prepare(this.db, 'UPDATE webhook_subscriptions SET active = 1, paused_at = NULL, failing_since = NULL WHERE id = ?').run(id);
+    else prepare(this.db, 'UPDATE webhook_subscriptions SET active = 0, paused_at = NULL WHERE id = ?').run(id);
+    return this.get(id);
+  }
+
+  /** A new secret; deliveries already queued keep the secret they were queued with. */
+  rotateSecret(id: number): WebhookSubscription | undefined {
+    prepare(this.db, 'UPDATE webhook_subscriptions SET secret = ? WHERE id = ?').run(randomBytes(32).toString('hex'), id);
+    return this.get(id);
+  }
+
   /** Ids of the subscriptions that get no tries now (disabled or paused): their deliveries wait. */
   inactiveIds(): Set<number> {
     return new Set((prepare(this.db, 'SELECT id FROM webhook_subscriptions WHERE active = 0').all() as Array<{ id: number }>).map((r) => r.id));

@@ -66,6 +66,44 @@ describe('admin CLI', () => {
     }
   });
 
+  it('lists keys (never the key) and webhooks; disables, enables and rotates a webhook secret', () => {
+    const c = admin('company', 'create', '--name', 'Lister').json.id as number;
+    const k1 = admin('key', 'create', '--company', String(c), '--scopes', 'orders:read', '--label', 'shop').json;
+    const k2 = admin('key', 'create', '--company', String(c), '--scopes', 'routes:read').json;
+    expect(admin('key', 'revoke', '--id', String(k2.id)).code).toBe(0);
+    const keys = admin('key', 'list', '--company', String(c));
+    expect(keys.code).toBe(0);
+    expect(keys.json).toEqual({
+      company_id: c,
+      keys: [
+        { id: k1.id, scopes: ['orders:read'], label: 'shop', created_at: expect.any(String), revoked_at: null },
+        { id: k2.id, scopes: ['routes:read'], label: '', created_at: expect.any(String), revoked_at: expect.any(String) },
+      ],
+    });
+    expect(keys.stdout).not.toContain(k1.key);
+    expect(keys.stdout).not.toContain('dpk_');
+
+    const hook = admin('webhook', 'create', '--company', String(c), '--url', 'http://127.0.0.1:9/hook', '--events', 'planning_job.finished').json;
+    const shown = { id: hook.id, url: 'http://127.0.0.1:9/hook', events: ['planning_job.finished'] };
+    expect(admin('webhook', 'list', '--company', String(c)).json).toEqual({ company_id: c, webhooks: [{ ...shown, active: true }] });
+    const off = admin('webhook', 'disable', '--id', String(hook.id));
+    expect(off.json).toEqual({ ...shown, active: false });
+    expect(off.stdout).not.toContain(hook.secret);
+    expect(admin('webhook', 'enable', '--id', String(hook.id)).json).toEqual({ ...shown, active: true });
+    const rotated = admin('webhook', 'rotate-secret', '--id', String(hook.id)).json;
+    expect(rotated).toEqual({ id: hook.id, secret: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(rotated.secret).not.toBe(hook.secret);
+    const store = Store.open(db);
+    try {
+      expect(store.webhooks.get(hook.id)!.secret).toBe(rotated.secret);
+    } finally {
+      store.close();
+    }
+    expectUsage(admin('webhook', 'enable', '--id', '9999'), /--id: no webhook subscription 9999/);
+    expectUsage(admin('key', 'list'), /key list: missing --company/);
+    expectUsage(admin('webhook', 'list', '--company', 'x'), /--company: not an integer/);
+  });
+
   it('exits 2 with one line on bad arguments (real command)', () => {
     expectUsage(admin(), /missing command/);
     expectUsage(admin('company', 'create', '--name', 'X', '--bogus', '1'), /Unknown option '--bogus'/);

@@ -34,5 +34,11 @@ describe('webhook subscriptions: failing streaks and pausing', () => {
     expect(store.webhooks.get(sub.id)!.active).toBe(false);
     // paused, not disabled: new events still queue for it, to go out once it is resumed
     expect(store.webhooks.forEvent(company.id, 'planning_job.finished').map((s) => s.id)).toEqual([sub.id]);
+    // admin webhook enable resumes it with a clean streak; a disabled one takes no new deliveries
+    expect(store.webhooks.setActive(sub.id, true)!.active).toBe(true);
+    expect(store.webhooks.inactiveIds()).toEqual(new Set());
+    expect(store.webhooks.recordOutcome(sub.id, false, t0 + 3 * PAUSE_AFTER_FAILING_MS)).toBe(false);
+    store.webhooks.setActive(sub.id, false);
+    expect(store.webhooks.forEvent(company.id, 'planning_job.finished')).toEqual([]);
   });
 });
