@@ -163,12 +163,15 @@ export class OrderService {
     const now = this.now();
     const result = this.store.transaction(() => {
       const r = this.store.orders.transition(company.id, id, ['new'], 'archived', now);
-      if (r?.changed) this.store.geocodeQueue.cancelForOrder(id);
+      if (r?.changed) {
+        this.store.geocodeQueue.cancelForOrder(id);
+        // inside the transaction: the archived order and its webhook row commit together
+        this.emitStatusChanged(company.id, r.order, r.previous, now);
+      }
       return r;
     });
     if (!result) return { kind: 'not_found' };
     if (!result.changed) return { kind: 'conflict', order: result.order };
-    this.emitStatusChanged(company.id, result.order, result.previous, now);
     return { kind: 'ok', order: result.order };
   }
 
@@ -178,9 +181,12 @@ export class OrderService {
     return { order, events: this.store.orders.history(order.id) };
   }
 
-  /** Announces a committed status change (used by cancel; later by planning and dispatch). */
+  /**
+   * Announces a status change from inside its transaction (cancel, dispatch): if the webhook
+   * outbox cannot take the event, this throws and the change rolls back with it.
+   */
   emitStatusChanged(companyId: number, order: Order, previous: OrderStatus | null, at: string): void {
-    this.events.emit('order.status_changed', {
+    this.events.emitStrict('order.status_changed', {
       company_id: companyId,
       order_id: order.id,
       external_id: order.external_id,

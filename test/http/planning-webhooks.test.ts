@@ -125,4 +125,33 @@ describe('webhooks from the service', () => {
     const last = bodies(receiver).find((b) => b.data.job_id === failed.job_id)!;
     expect(last.data).toMatchObject({ status: 'failed', result: {}, error: failed.error });
   });
+
+  it('a cancel or a dispatch outcome whose webhook row cannot be written does not happen (one transaction)', async () => {
+    w = await makeWorld();
+    w.store.webhooks.create({ company_id: w.company.id, url: 'http://127.0.0.1:9/', events: ['order.status_changed'] }, new Date().toISOString());
+    const ids = await w.addOrders(w.someOrders(2, 'TX'));
+    const job = await w.plan({ order_ids: [ids[0]!] });
+    const route = (await w.inject('GET', `${PUBLIC}/routes/${(job.result as { route_ids: number[] }).route_ids[0]}/`)).json();
+    const stop = route.stops.find((s: { order_id: number | null }) => s.order_id === ids[0]);
+    const rows = () => (w!.store.db.prepare(`SELECT COUNT(*) AS n FROM webhook_deliveries`).get() as { n: number }).n;
+    const before = rows();
+    // the outbox refuses every new row, as a full disk or a broken table would
+    w.store.db.exec(`CREATE TRIGGER refuse_outbox BEFORE INSERT ON webhook_deliveries BEGIN SELECT RAISE(ABORT, 'outbox refused'); END`);
+
+    const cancel = await w.inject('POST', `${PUBLIC}/orders/${ids[1]}/cancel/`);
+    expect(cancel.statusCode).toBe(500);
+    expect(cancel.json()).toEqual({ detail: 'Internal server error.' });
+    expect((await w.inject('GET', `${PUBLIC}/orders/${ids[1]}/`)).json().status).toBe('new');
+
+    const outcome = await w.inject('POST', `${INTERNAL}/stops/${stop.id}/status`, { status: 'confirmed' });
+    expect(outcome.statusCode).toBe(500);
+    expect((await w.inject('GET', `${PUBLIC}/orders/${ids[0]}/`)).json().status).toBe('in_route');
+    expect(rows()).toBe(before);
+
+    // once the outbox takes rows again, both go through, each with its row
+    w.store.db.exec(`DROP TRIGGER refuse_outbox`);
+    expect((await w.inject('POST', `${PUBLIC}/orders/${ids[1]}/cancel/`)).statusCode).toBe(200);
+    expect((await w.inject('POST', `${INTERNAL}/stops/${stop.id}/status`, { status: 'confirmed' })).statusCode).toBe(200);
+    expect(rows()).toBe(before + 2);
+  });
 });
