@@ -18,7 +18,7 @@ import type { Clock } from '../service/time.js';
 import type { Store } from '../store/store.js';
 import type { NewPosition } from '../store/routes.js';
 import { authOf } from './auth.js';
-import { BODY_LIMITS } from './limits.js';
+import { BODY_LIMITS, MAX_CLOCK_AHEAD_MS } from './limits.js';
 import { HttpError, notFound } from './errors.js';
 import { describeJsonType } from './order-schema.js';
 import { methodNotAllowed, queryOf } from './request.js';
@@ -29,6 +29,7 @@ export const MAX_POSITIONS = 1000;
 
 export const DISPATCH_MESSAGES = {
   timestamp: 'Timestamp has wrong format. Use ISO 8601 with a time zone, for example 2026-11-23T09:15:00Z.',
+  future: 'Timestamp is more than 5 minutes ahead of the server clock; check the device clock.',
   required: 'This field is required.',
   unknown: 'Unknown field.',
   integer: 'A valid integer is required.',
@@ -118,6 +119,7 @@ function parsePosition(item: unknown, now: string, errors: Errors, prefix: strin
   if (input.timestamp !== undefined && input.timestamp !== null) {
     const ts = parseTimestamp(input.timestamp);
     if (ts === undefined) own.timestamp = [DISPATCH_MESSAGES.timestamp];
+    else if (Date.parse(ts) > Date.parse(now) + MAX_CLOCK_AHEAD_MS) own.timestamp = [DISPATCH_MESSAGES.future];
     else position.timestamp = ts;
   }
   for (const [k, v] of Object.entries(own)) errors[prefix ? `${prefix}.${k}` : k] = v;

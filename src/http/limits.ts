@@ -15,3 +15,5 @@ export const BODY_LIMITS = {
 } as const;
 /** Whole request (headers and body) must arrive within this; a slow client cannot hold a socket. */
 export const REQUEST_TIMEOUT_MS = 60_000;
+/** A vehicle position may be stamped this far ahead of the server clock (device clock skew), no more. */
+export const MAX_CLOCK_AHEAD_MS = 5 * 60_000;

@@ -16,6 +16,7 @@ import type { Store } from '../store/store.js';
 import { ROUTE_STATUSES, type PositionRow, type RouteRow, type RouteStatus, type StopRow } from '../store/routes.js';
 import { authOf } from './auth.js';
 import { HttpError, notFound } from './errors.js';
+import { MAX_CLOCK_AHEAD_MS } from './limits.js';
 import { isValidDate, MESSAGES } from './order-schema.js';
 import { methodNotAllowed, pageAnswer, queryOf, readPage } from './request.js';
 
@@ -120,7 +121,8 @@ export function registerRouteRoutes(app: FastifyInstance, store: Store): void {
     const { total, completed } = store.routes.progress(route.id);
     // The assigned vehicle's latest position, whenever it was sent (the contract: null only without
     // a vehicle or before the vehicle sent coordinates); its timestamp tells how fresh it is.
-    const position = route.assigned_vehicle_id === null ? undefined : store.routes.lastPosition(company.id, route.assigned_vehicle_id);
+    const notAfter = new Date(Date.now() + MAX_CLOCK_AHEAD_MS).toISOString();
+    const position = route.assigned_vehicle_id === null ? undefined : store.routes.lastPosition(company.id, route.assigned_vehicle_id, '', notAfter);
     return {
       route_id: route.id,
       status: route.status,

@@ -133,6 +133,7 @@ export async function main(argv: string[]): Promise<number> {
     webhookTimeoutMs: config.flow?.webhookTimeoutMs,
     webhookRetryDelaysMs: config.flow?.webhookRetryDelaysMs,
     maxJobsPerCompany: config.flow?.maxJobsPerCompany,
+    positionRetentionDays: config.flow?.positionRetentionDays,
     log: { info: (o, m) => app.log.info(o, m), warn: (o, m) => app.log.warn(o, m), error: (o, m) => app.log.error(o, m) },
   });
   const app = buildApp({

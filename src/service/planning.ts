@@ -34,6 +34,8 @@ export interface PlanningRuntimeOptions {
   osrmUrl?: string;
   webhookTimeoutMs?: number;
   webhookRetryDelaysMs?: readonly number[];
+  /** Vehicle positions are removed this many days after the server received them (default 30). */
+  positionRetentionDays?: number;
   /** Planning jobs of one company queued or running at once (default 4). */
   maxJobsPerCompany?: number;
   /** How long stop() lets running jobs finish before abandoning them (default 5 s). */
@@ -48,6 +50,8 @@ export interface PlanningRuntime {
   pool: SolverPool;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** One housekeeping pass (also run at start and hourly). */
+  housekeep(): Promise<void>;
 }
 
 export function matrixProvider(kind: 'haversine' | 'osrm', osrmUrl?: string): MatrixProvider {
@@ -90,6 +94,9 @@ export class OutboxPlanningStore extends SqlitePlanningStore {
   }
 }
 
+export const DEFAULT_POSITION_RETENTION_DAYS = 30;
+const POSITION_PRUNE_BATCH = 5_000;
+
 export function createPlanningRuntime(options: PlanningRuntimeOptions): PlanningRuntime {
   const log = options.log;
   const bus = new EventBus((error, event) => log?.error({ err: error, event: event.event }, 'event handler failed'));
@@ -120,16 +127,28 @@ export function createPlanningRuntime(options: PlanningRuntimeOptions): Planning
     log?.info({ job_id: e.data.job_id, status: e.data.status, routes: 'route_ids' in e.data.result ? e.data.result.route_ids.length : 0 }, 'planning job finished'),
   );
 
-  // Housekeeping: delivered webhooks are kept 7 days (for support questions), then removed;
-  // pending and failed ones stay.
-  const prune = () => {
+  // Housekeeping, hourly: delivered webhooks are kept 7 days (for support questions), then
+  // removed (pending and failed ones stay); vehicle positions are kept `positionRetentionDays`
+  // (by the time the server received them), removed in batches that each hold the event loop
+  // only briefly.
+  const retentionMs = (options.positionRetentionDays ?? DEFAULT_POSITION_RETENTION_DAYS) * 86_400_000;
+  const prune = async () => {
     try {
       const removed = options.store.db
         .prepare(`DELETE FROM webhook_deliveries WHERE status = 'delivered' AND delivered_at < ?`)
         .run(Date.now() - 7 * 86_400_000).changes;
       if (removed > 0) log?.info({ removed }, 'old delivered webhooks removed');
+      const before = new Date(Date.now() - retentionMs).toISOString();
+      let positions = 0;
+      for (;;) {
+        const n = options.store.routes.prunePositions(before, POSITION_PRUNE_BATCH);
+        positions += n;
+        if (n < POSITION_PRUNE_BATCH) break;
+        await new Promise((resolve) => setImmediate(resolve)); // let requests in between batches
+      }
+      if (positions > 0) log?.info({ removed: positions, before }, 'old vehicle positions removed');
     } catch (error) {
-      log?.error({ err: error }, 'webhook housekeeping failed');
+      log?.error({ err: error }, 'housekeeping failed; trying again in an hour');
     }
   };
   let housekeeping: NodeJS.Timeout | undefined;
@@ -139,9 +158,10 @@ export function createPlanningRuntime(options: PlanningRuntimeOptions): Planning
     bus,
     dispatcher,
     pool,
+    housekeep: prune,
     async start() {
-      prune();
-      housekeeping = setInterval(prune, 86_400_000);
+      void prune();
+      housekeeping = setInterval(() => void prune(), 3_600_000);
       housekeeping.unref();
       dispatcher.start();
       await jobs.start();
@@ -170,6 +190,7 @@ export interface FlowServeOptions {
   webhookTimeoutMs?: number;
   webhookRetryDelaysMs?: number[];
   maxJobsPerCompany?: number;
+  positionRetentionDays?: number;
 }
 
 /** The parseArgs option specs `serve` adds for planning and webhooks. */
@@ -178,13 +199,14 @@ export const flowServeArgs = {
   'webhook-timeout': { type: 'string' },
   'webhook-retry-delays': { type: 'string' },
   'max-jobs-per-company': { type: 'string' },
+  'position-retention-days': { type: 'string' },
 } as const;
 
-export const FLOW_SERVE_USAGE = '[--job-time-limit SECONDS] [--webhook-timeout MS] [--webhook-retry-delays MS,MS,...] [--max-jobs-per-company 4]';
+export const FLOW_SERVE_USAGE = '[--job-time-limit SECONDS] [--webhook-timeout MS] [--webhook-retry-delays MS,MS,...] [--max-jobs-per-company 4] [--position-retention-days 30]';
 
 /** Validates the values; throws `usage(message)` on a bad one. */
 export function parseFlowServeArgs(
-  v: { 'job-time-limit'?: string; 'webhook-timeout'?: string; 'webhook-retry-delays'?: string; 'max-jobs-per-company'?: string },
+  v: { 'job-time-limit'?: string; 'webhook-timeout'?: string; 'webhook-retry-delays'?: string; 'max-jobs-per-company'?: string; 'position-retention-days'?: string },
   usage: (message: string) => Error,
 ): FlowServeOptions {
   const out: FlowServeOptions = {};
@@ -210,6 +232,11 @@ export function parseFlowServeArgs(
   if (cap !== undefined) {
     if (!/^\d{1,4}$/.test(cap) || Number(cap) < 1) throw usage(`--max-jobs-per-company: expected a positive integer, got '${cap}'`);
     out.maxJobsPerCompany = Number(cap);
+  }
+  const days = v['position-retention-days'];
+  if (days !== undefined) {
+    if (!/^\d{1,5}$/.test(days) || Number(days) < 1) throw usage(`--position-retention-days: expected a positive number of days, got '${days}'`);
+    out.positionRetentionDays = Number(days);
   }
   return out;
 }

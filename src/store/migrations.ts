@@ -167,4 +167,9 @@ export const migrations: Migration[] = [
       ALTER TABLE webhook_subscriptions ADD COLUMN paused_at TEXT;
     `,
   },
+  {
+    version: 103,
+    name: 'vehicle positions by arrival time (retention pruning)',
+    sql: `CREATE INDEX vehicle_positions_received ON vehicle_positions(received_at);`,
+  },
 ];

@@ -218,12 +218,21 @@ export class RouteRepository {
    * The vehicle's latest position (by its own timestamp, then arrival order) among those the
    * server received at or after `since` (default: all).
    */
-  lastPosition(companyId: number, vehicleId: number, since = ''): PositionRow | undefined {
+  lastPosition(companyId: number, vehicleId: number, since = '', notAfter = '9999'): PositionRow | undefined {
+    // `notAfter` (now plus the clock skew the dispatch API allows): a position stamped far ahead
+    // by a bad device clock cannot stay "latest" for ever
     return this.db
       .prepare(
-        `SELECT * FROM vehicle_positions WHERE company_id = ? AND vehicle_id = ? AND received_at >= ?
+        `SELECT * FROM vehicle_positions WHERE company_id = ? AND vehicle_id = ? AND received_at >= ? AND timestamp <= ?
          ORDER BY timestamp DESC, id DESC LIMIT 1`,
       )
-      .get(companyId, vehicleId, since) as PositionRow | undefined;
+      .get(companyId, vehicleId, since, notAfter) as PositionRow | undefined;
+  }
+
+  /** Deletes up to `limit` positions the server received before `before`; returns how many. */
+  prunePositions(before: string, limit = 5_000): number {
+    return this.db
+      .prepare(`DELETE FROM vehicle_positions WHERE id IN (SELECT id FROM vehicle_positions WHERE received_at < ? ORDER BY received_at LIMIT ?)`)
+      .run(before, limit).changes;
   }
 }

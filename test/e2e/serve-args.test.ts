@@ -14,7 +14,8 @@ describe('serve options for planning and webhooks', () => {
     });
     expect(parseFlowServeArgs({}, usage)).toEqual({});
     expect(parseFlowServeArgs({ 'max-jobs-per-company': '2' }, usage)).toEqual({ maxJobsPerCompany: 2 });
-    for (const bad of [{ 'job-time-limit': '0' }, { 'job-time-limit': 'fast' }, { 'webhook-timeout': '-5' }, { 'webhook-retry-delays': '1,,2' }, { 'webhook-retry-delays': 'soon' }, { 'max-jobs-per-company': '0' }, { 'max-jobs-per-company': 'lots' }]) {
+    expect(parseFlowServeArgs({ 'position-retention-days': '7' }, usage)).toEqual({ positionRetentionDays: 7 });
+    for (const bad of [{ 'job-time-limit': '0' }, { 'job-time-limit': 'fast' }, { 'webhook-timeout': '-5' }, { 'webhook-retry-delays': '1,,2' }, { 'webhook-retry-delays': 'soon' }, { 'max-jobs-per-company': '0' }, { 'max-jobs-per-company': 'lots' }, { 'position-retention-days': '0' }]) {
       expect(() => parseFlowServeArgs(bad, usage), JSON.stringify(bad)).toThrow(/^--/);
     }
   });

@@ -184,13 +184,18 @@ describe('dispatch API', () => {
 
   it('records positions (one or a list), validating them; 404 for a foreign vehicle', async () => {
     const url = `${INTERNAL}/vehicles/${w.vehicles[0]!.id}/positions`;
-    const one = await w.inject('POST', url, { lat: 52.5, lon: 13.4, timestamp: '2026-12-01T08:00:00Z', speed_kmh: 12, heading_deg: 45 });
+    const ago = (s: number) => new Date(Date.now() - s * 1000).toISOString();
+    const one = await w.inject('POST', url, { lat: 52.5, lon: 13.4, timestamp: ago(60), speed_kmh: 12, heading_deg: 45 });
     expect(one.statusCode).toBe(201);
     expect(one.json()).toEqual({ vehicle_id: w.vehicles[0]!.id, accepted: 1 });
-    const many = await w.inject('POST', url, [{ lat: 52.5, lon: 13.4 }, { lat: 52.51, lon: 13.41, timestamp: '2026-12-01T08:00:10Z' }]);
+    const many = await w.inject('POST', url, [{ lat: 52.5, lon: 13.4 }, { lat: 52.51, lon: 13.41, timestamp: ago(50) }]);
     expect(many.json()).toEqual({ vehicle_id: w.vehicles[0]!.id, accepted: 2 });
-    const asText = await w.inject('POST', url, { lat: ' 52.5 ', lon: '-3.70', timestamp: '2026-12-01T08:00:20Z' });
+    const asText = await w.inject('POST', url, { lat: ' 52.5 ', lon: '-3.70', timestamp: ago(40) });
     expect(asText.statusCode).toBe(201);
+    // a little ahead (clock skew under 5 minutes) is taken
+    expect((await w.inject('POST', url, { lat: 52.5, lon: 13.4, timestamp: ago(-60) })).statusCode).toBe(201);
+    const future = await w.inject('POST', url, { lat: 52.5, lon: 13.4, timestamp: ago(-600) });
+    expect(future.json().timestamp).toEqual(['Timestamp is more than 5 minutes ahead of the server clock; check the device clock.']);
     for (const [body, field] of [
       [{ lon: 13.4 }, 'lat'],
       [{ lat: 91, lon: 13.4 }, 'lat'],
@@ -201,6 +206,9 @@ describe('dispatch API', () => {
       [{ lat: 52, lon: 13, speed_kmh: -1 }, 'speed_kmh'],
       [{ lat: 52, lon: 13, heading_deg: 400 }, 'heading_deg'],
       [{ lat: 52, lon: 13, timestamp: 'now' }, 'timestamp'],
+      // a clock more than 5 minutes ahead of the server's
+      [{ lat: 52, lon: 13, timestamp: ago(-6 * 60) }, 'timestamp'],
+      [[{ lat: 52, lon: 13 }, { lat: 52, lon: 13, timestamp: '2099-01-01T00:00:00Z' }], '[1].timestamp'],
       [{ lat: 52, lon: 13, altitude: 3 }, 'altitude'],
       [[{ lat: 52, lon: 13 }, { lat: 'x', lon: 13 }], '[1].lat'],
     ] as const) {
@@ -224,5 +232,23 @@ describe('dispatch API', () => {
       expect((await w.inject('POST', `${INTERNAL}${path}`, {}, null)).statusCode).toBe(401);
       expect((await w.inject('GET', `${INTERNAL}${path}`)).statusCode).toBe(405);
     }
+  });
+
+  it('positions are kept for the retention period (by arrival), then pruned in batches; a future stamp from before the rule cannot pin last_position', async () => {
+    const v = w.vehicles[2]!.id;
+    const days = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
+    const p = { lat: 52.5, lon: 13.4, speed_kmh: 0, heading_deg: 0 };
+    w.store.routes.addPositions(w.company.id, v, Array.from({ length: 12 }, () => ({ ...p, timestamp: days(40) })), days(40));
+    const kept = days(29);
+    w.store.routes.addPositions(w.company.id, v, [{ ...p, timestamp: kept }], kept);
+    // stored by an older version: stamped a year ahead
+    w.store.routes.addPositions(w.company.id, v, [{ ...p, lat: 1, timestamp: new Date(Date.now() + 365 * 86_400_000).toISOString() }], days(1));
+    const latest = w.store.routes.lastPosition(w.company.id, v, '', new Date(Date.now() + 300_000).toISOString())!;
+    expect(latest).toMatchObject({ lat: 52.5, timestamp: kept });
+    expect(w.store.routes.lastPosition(w.company.id, v)!.lat).toBe(1); // what it was without the bound
+    expect(w.store.routes.prunePositions(days(30), 5)).toBe(5); // one batch
+    await w.runtime.housekeep();
+    const left = w.store.db.prepare('SELECT COUNT(*) AS n FROM vehicle_positions WHERE vehicle_id = ?').get(v) as { n: number };
+    expect(left.n).toBe(2);
   });
 });

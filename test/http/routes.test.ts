@@ -174,12 +174,13 @@ describe('routes and tracking', () => {
     expect((await snapshot()).last_position).toBeNull(); // assigned, nothing sent yet
     // another vehicle's position is not this route's
     const otherVan = w.vehicles.find((v) => v.id !== vehicleId)!.id;
-    await w.inject('POST', `${INTERNAL}/vehicles/${otherVan}/positions`, { lat: 52.5, lon: 13.4, timestamp: '2026-12-01T08:00:00Z', speed_kmh: 0, heading_deg: 0 });
+    const ago = (min: number) => new Date(Math.floor(Date.now() / 60_000) * 60_000 - min * 60_000).toISOString();
+    await w.inject('POST', `${INTERNAL}/vehicles/${otherVan}/positions`, { lat: 52.5, lon: 13.4, timestamp: ago(1), speed_kmh: 0, heading_deg: 0 });
     expect((await snapshot()).last_position).toBeNull();
-    await w.inject('POST', `${INTERNAL}/vehicles/${vehicleId}/positions`, { lat: 52.501234, lon: 13.398765, timestamp: '2026-12-01T08:05:00Z', speed_kmh: 31.5, heading_deg: 270 });
-    await w.inject('POST', `${INTERNAL}/vehicles/${vehicleId}/positions`, { lat: '52.4', lon: '13.3', timestamp: '2026-12-01T08:01:00Z', speed_kmh: 10, heading_deg: 90 });
+    await w.inject('POST', `${INTERNAL}/vehicles/${vehicleId}/positions`, { lat: 52.501234, lon: 13.398765, timestamp: ago(2), speed_kmh: 31.5, heading_deg: 270 });
+    await w.inject('POST', `${INTERNAL}/vehicles/${vehicleId}/positions`, { lat: '52.4', lon: '13.3', timestamp: ago(6), speed_kmh: 10, heading_deg: 90 });
     const tracked = await snapshot();
-    expect(tracked.last_position).toEqual({ lat: 52.501234, lon: 13.398765, timestamp: '2026-12-01T08:05:00.000Z', speed_kmh: 31.5, heading_deg: 270 });
+    expect(tracked.last_position).toEqual({ lat: 52.501234, lon: 13.398765, timestamp: ago(2), speed_kmh: 31.5, heading_deg: 270 });
 
     await w.inject('POST', `${INTERNAL}/stops/${orderStops[0].id}/status`, { status: 'confirmed' });
     await w.inject('POST', `${INTERNAL}/stops/${orderStops[1].id}/status`, { status: 'visited' });
