@@ -108,7 +108,7 @@ export class GeocodeWorker {
       return;
     }
     const outcomes: Outcome[] = [];
-    let lastFlush = Date.now();
+    const started = Date.now();
     for (const task of tasks) {
       if (!this.running) break;
       try {
@@ -118,9 +118,10 @@ export class GeocodeWorker {
         const error = err instanceof GeocodeError ? err : new GeocodeError(String((err as Error)?.message ?? err), true);
         outcomes.push({ task, error });
       }
-      if (Date.now() - lastFlush >= 500) {
-        this.commit(outcomes.splice(0));
-        lastFlush = Date.now();
+      if (Date.now() - started >= 500) {
+        // commit, then look at the queue again: a company whose task arrived meanwhile gets its
+        // turn now, not after the rest of this batch (at one request a second, 50 s)
+        break;
       }
     }
     this.commit(outcomes);

@@ -20,10 +20,19 @@ export class GeocodeQueueRepository {
     prepare(this.db, 'DELETE FROM geocode_queue WHERE order_id = ?').run(orderId);
   }
 
-  /** Tasks due at `now`, oldest first. */
+  /**
+   * Tasks due at `now`, companies taking turns: each company's oldest due task, then each one's
+   * second, and so on, so one company's 500-order upload cannot hold back another's one order.
+   */
   due(now: string, limit: number): GeocodeTask[] {
-    return prepare(this.db, 'SELECT * FROM geocode_queue WHERE next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?')
-      .all(now, limit) as GeocodeTask[];
+    return prepare(
+      this.db,
+      `SELECT id, order_id, address, attempts, next_attempt_at, last_error, created_at FROM (
+         SELECT q.*, ROW_NUMBER() OVER (PARTITION BY o.company_id ORDER BY q.next_attempt_at, q.id) AS turn
+         FROM geocode_queue q JOIN orders o ON o.id = q.order_id
+         WHERE q.next_attempt_at <= ?)
+       ORDER BY turn, next_attempt_at, id LIMIT ?`,
+    ).all(now, limit) as GeocodeTask[];
   }
 
   /** When the next task becomes due, or undefined when the queue is empty. */

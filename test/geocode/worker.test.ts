@@ -27,6 +27,23 @@ afterEach(async () => {
 });
 
 describe('geocoding after the create response, from the persisted queue', () => {
+  it('companies take turns: a 20-order upload of one does not hold back the single order of another', async () => {
+    const looked: string[] = [];
+    const table = new TableGeocoder(BOOK);
+    const recording: Geocoder = { lookup: (address, signal) => (looked.push(address), table.lookup(address, signal)) };
+    const f = makeApp({ geocoding: true });
+    cleanup.push(f.close);
+    const bulk = await f.inject('POST', '/orders/bulk/', Array.from({ length: 20 }, (_, i) => ({ address: `A street ${i}` })));
+    expect(bulk.statusCode).toBe(200);
+    expect((await f.inject('POST', '/orders/', { address: 'B street' }, f.otherKey)).statusCode).toBe(201);
+    const worker = new GeocodeWorker({ store: f.store, geocoder: recording });
+    worker.start();
+    cleanup.push(() => worker.stop());
+    await worker.whenIdle();
+    expect(looked).toHaveLength(21);
+    expect(looked.slice(0, 2)).toEqual(['A street 0', 'B street']);
+  });
+
   it('fills lat/lon of created and bulk-created orders; unknown addresses stay null', async () => {
     const f = withWorker(new TableGeocoder(BOOK));
     cleanup.push(() => f.worker.stop(), f.close);
