@@ -4,6 +4,7 @@
  * by throwing a `UsageError` (exit 2) or any Error (exit 1): one line on stderr, never a stack.
  */
 import { UsageError } from './cli/usage-error.js';
+import { installProcessPolicy } from './cli/process-policy.js';
 
 interface CommandModule {
   main(argv: string[]): Promise<number>;
@@ -34,6 +35,7 @@ async function run(argv: string[]): Promise<number> {
   return module.main(rest);
 }
 
+installProcessPolicy();
 run(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

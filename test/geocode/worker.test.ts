@@ -30,7 +30,7 @@ describe('geocoding after the create response, from the persisted queue', () => 
   it('companies take turns: a 20-order upload of one does not hold back the single order of another', async () => {
     const looked: string[] = [];
     const table = new TableGeocoder(BOOK);
-    const recording: Geocoder = { lookup: (address, signal) => (looked.push(address), table.lookup(address, signal)) };
+    const recording: Geocoder = { name: 'recording', lookup: (address) => (looked.push(address), table.lookup(address)) };
     const f = makeApp({ geocoding: true });
     cleanup.push(f.close);
     const bulk = await f.inject('POST', '/orders/bulk/', Array.from({ length: 20 }, (_, i) => ({ address: `A street ${i}` })));

@@ -1,0 +1,36 @@
+/**
+ * What the process does with an error nobody caught (a rejected promise nobody awaited, a throw
+ * in a timer callback). Operational faults (a busy or full database, a refused connection, a
+ * time-out: errors with a system or SQLite `code`, aborts) are logged as one JSON line and the
+ * process goes on: the code that met them leaves its work pending and tries again. Anything
+ * else is a programming error: logged, then the process exits 1 rather than run on in an unknown
+ * state (a supervisor restarts it; accepted work is in the database and resumes).
+ */
+export function isOperational(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === 'AbortError' || error.name === 'TimeoutError') return true;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && /^(SQLITE_[A-Z_]{1,40}|E[A-Z]{2,30}|UND_ERR_[A-Z_]{1,40})$/.test(code);
+}
+
+function line(level: 'error' | 'fatal', msg: string, error: unknown): string {
+  const err = error instanceof Error ? { type: error.name, message: error.message, code: (error as { code?: unknown }).code, stack: error.stack } : { message: String(error) };
+  return JSON.stringify({ level, time: Date.now(), pid: process.pid, msg, err }) + '\n';
+}
+
+let installed = false;
+
+export function installProcessPolicy(): void {
+  if (installed) return;
+  installed = true;
+  const handle = (kind: string) => (error: unknown) => {
+    if (isOperational(error)) {
+      process.stderr.write(line('error', `${kind} (operational; the process goes on)`, error));
+      return;
+    }
+    process.stderr.write(line('fatal', `${kind} (programming error; exiting)`, error));
+    process.exit(1);
+  };
+  process.on('unhandledRejection', handle('unhandled rejection'));
+  process.on('uncaughtException', handle('uncaught exception'));
+}
