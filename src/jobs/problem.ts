@@ -9,8 +9,9 @@ import type { MatrixInput, ProblemInput, SolveResult, UnassignedReason, VehicleI
 import type { NewRoute, NewStop, PlanningOrder, PlanningVehicle, Warehouse } from './ports.js';
 import { DayAxis, parseClock, parseShift } from './time.js';
 
-/** Road distances (metres) and durations (seconds) between `[lat, lon]` points. */
-export type MatrixProvider = (points: ReadonlyArray<readonly [lat: number, lon: number]>) => MatrixInput | Promise<MatrixInput>;
+/** Road distances (metres) and durations (seconds) between `[lat, lon]` points; `signal` is the
+ *  job's deadline for the whole matrix (a provider that calls out stops when it fires). */
+export type MatrixProvider = (points: ReadonlyArray<readonly [lat: number, lon: number]>, signal?: AbortSignal) => MatrixInput | Promise<MatrixInput>;
 
 /** Great-circle distance times a detour factor at an average speed (operations.md `haversine`). */
 export function haversineProvider(options: { speedKmh?: number; detourFactor?: number } = {}): MatrixProvider {

@@ -12,6 +12,7 @@
  */
 import type { ProblemInput, SolveOptions, SolveResult, UnassignedReason } from '../model/input.js';
 import type { SolveTask } from '../pool/messages.js';
+import { MatrixProviderError } from '../matrix/osrm.js';
 import { PoolTaskError } from '../pool/pool.js';
 import { MAX_ORDERS_PER_JOB, JobServiceClosedError, PlanningInputError, type PlanningProblem } from './errors.js';
 import { EventBus } from './events.js';
@@ -69,6 +70,10 @@ export interface JobServiceOptions {
   onSolved?: (info: { jobId: number; date: string; problem: ProblemInput; result: SolveResult }) => void;
   /** Errors that could not be written to a job (the store failed). */
   onError?: (error: unknown, jobId: number) => void;
+  /** The whole error behind a failed job (its `error` text keeps internal details out). */
+  onJobFailed?: (error: unknown, jobId: number) => void;
+  /** Deadline for all road-matrix calls of one job, in ms (default 120 000). */
+  matrixDeadlineMs?: number;
 }
 
 export const DEFAULT_MAX_JOBS_PER_COMPANY = 4;
@@ -327,6 +332,7 @@ export class JobService {
       finished = await this.plan(job);
     } catch (error) {
       if (this.abandoned) return;
+      this.options.onJobFailed?.(error, job.id);
       const text = this.describe(error);
       finished = await this.storeWrite(() => this.store.updateJob(job.id, { status: 'failed', error: text }, this.stamp()), job.id);
     }
@@ -427,6 +433,7 @@ export class JobService {
     const budget = this.budgetSec ?? defaultBudgetSec(planned);
     const routes: NewRoute[] = [];
     const unassigned: Array<{ order_id: number; reason: UnassignedReason }> = [];
+    const matrixDeadline = AbortSignal.timeout(this.options.matrixDeadlineMs ?? 120_000);
     for (const { date, orders: dayOrders, free } of plans) {
       if (free.length === 0) {
         for (const o of dayOrders) unassigned.push({ order_id: o.id, reason: 'no_vehicle' });
@@ -444,9 +451,11 @@ export class JobService {
       });
       let matrix;
       try {
-        matrix = await this.matrix(context.points);
+        matrix = await this.matrix(context.points, matrixDeadline);
       } catch (error) {
-        throw new JobFailure(`The road matrix could not be obtained (${(error as Error).message}). Nothing was planned.`);
+        // the tenant reads why, never where: the provider's address and answer go to the log
+        const reason = error instanceof MatrixProviderError ? error.reason : 'the road-matrix service failed';
+        throw new JobFailure(`The road matrix could not be obtained (${reason}). Nothing was planned.`, { cause: error });
       }
       const problem: ProblemInput = { ...partial, matrix };
       const result = await this.solve(problem, (budget * dayOrders.length) / planned, budget);

@@ -24,9 +24,18 @@ export interface OsrmOptions {
   retryDelayMs?: number;
 }
 
-/** OSRM could not be asked or answered something unusable; the message says which. */
+/**
+ * OSRM could not be asked or answered something unusable. `message` says which, with the
+ * server's address (for the log); `reason` says it without naming any host (for the tenant).
+ */
 export class MatrixProviderError extends Error {
   override name = 'MatrixProviderError';
+  constructor(
+    message: string,
+    readonly reason: string = 'the road-matrix service failed',
+  ) {
+    super(message);
+  }
 }
 
 type Explicit = Extract<MatrixInput, { kind: 'explicit' }>;
@@ -41,7 +50,7 @@ interface TableAnswer {
 const defaults = { profile: 'driving', blockSize: 100, timeoutMs: 30_000, retries: 3, retryDelayMs: 500 };
 
 /** Distances in metres and durations in seconds between all `[lat, lon]` points, by road. */
-export async function osrmMatrix(points: ReadonlyArray<readonly [number, number]>, options: OsrmOptions): Promise<Explicit> {
+export async function osrmMatrix(points: ReadonlyArray<readonly [number, number]>, options: OsrmOptions, signal?: AbortSignal): Promise<Explicit> {
   const o = { ...defaults, ...options };
   if (!Number.isInteger(o.blockSize) || o.blockSize < 1) throw new MatrixProviderError('blockSize must be a positive integer');
   const n = points.length;
@@ -51,7 +60,7 @@ export async function osrmMatrix(points: ReadonlyArray<readonly [number, number]
     const sources = range(s0, Math.min(n, s0 + o.blockSize));
     for (let d0 = 0; d0 < n; d0 += o.blockSize) {
       const destinations = range(d0, Math.min(n, d0 + o.blockSize));
-      const answer = await fetchBlock(points, sources, destinations, o);
+      const answer = await fetchBlock(points, sources, destinations, o, signal);
       for (let i = 0; i < sources.length; i++) {
         for (let j = 0; j < destinations.length; j++) {
           const row = sources[i];
@@ -85,6 +94,7 @@ async function fetchBlock(
   sources: number[],
   destinations: number[],
   o: typeof defaults & OsrmOptions,
+  deadline: AbortSignal | undefined,
 ): Promise<TableAnswer> {
   // One request carries the union of both index sets; sources/destinations index into it.
   const ids = [...new Set([...sources, ...destinations])];
@@ -96,18 +106,27 @@ async function fetchBlock(
     `&annotations=duration,distance`;
   const url = `${withoutTrailingSlashes(o.url)}/table/v1/${o.profile}/${coords}?${query}`;
 
+  const late = () =>
+    new MatrixProviderError(`OSRM at ${o.url}: the job's deadline for the road matrix passed`, 'the road-matrix service did not answer within the time the job allows');
   let lastProblem = '';
+  let lastReason = 'the road-matrix service could not be reached';
   for (let attempt = 0; attempt <= o.retries; attempt++) {
-    if (attempt > 0) await sleep(o.retryDelayMs * 2 ** (attempt - 1));
+    if (attempt > 0 && !(await sleep(o.retryDelayMs * 2 ** (attempt - 1), deadline))) throw late();
+    if (deadline?.aborted) throw late();
     let response: Response;
     try {
-      response = await fetch(url, { signal: AbortSignal.timeout(o.timeoutMs) });
+      const timeout = AbortSignal.timeout(o.timeoutMs);
+      response = await fetch(url, { signal: deadline ? AbortSignal.any([timeout, deadline]) : timeout });
     } catch (err) {
-      lastProblem = err instanceof Error && err.name === 'TimeoutError' ? `timed out after ${o.timeoutMs} ms` : String(err);
+      if (deadline?.aborted) throw late();
+      const timedOut = err instanceof Error && err.name === 'TimeoutError';
+      lastProblem = timedOut ? `timed out after ${o.timeoutMs} ms` : String(err);
+      lastReason = timedOut ? 'the road-matrix service did not answer in time' : 'the road-matrix service could not be reached';
       continue;
     }
     if (response.status >= 500) {
       lastProblem = `answered HTTP ${response.status}`;
+      lastReason = `the road-matrix service answered HTTP ${response.status}`;
       await response.body?.cancel();
       continue;
     }
@@ -115,23 +134,36 @@ async function fetchBlock(
     try {
       body = (await response.json()) as TableAnswer;
     } catch {
-      throw new MatrixProviderError(`OSRM at ${o.url} answered HTTP ${response.status} with a body that is not JSON`);
+      throw new MatrixProviderError(`OSRM at ${o.url} answered HTTP ${response.status} with a body that is not JSON`, 'the road-matrix service answered something that is not a table');
     }
     if (!response.ok || body.code !== 'Ok') {
+      const code = typeof body.code === 'string' ? body.code.slice(0, 40) : '';
       throw new MatrixProviderError(
         `OSRM at ${o.url} refused the table request: HTTP ${response.status} ${body.code ?? ''} ${body.message ?? ''}`.trim(),
+        `the road-matrix service refused the request (HTTP ${response.status}${code ? ` ${code}` : ''})`,
       );
     }
     if (!Array.isArray(body.durations) || !Array.isArray(body.distances)) {
-      throw new MatrixProviderError(`OSRM at ${o.url} answered without durations and distances (annotations not supported?)`);
+      throw new MatrixProviderError(`OSRM at ${o.url} answered without durations and distances (annotations not supported?)`, 'the road-matrix service answered without durations and distances');
     }
     return body;
   }
-  throw new MatrixProviderError(`OSRM at ${o.url} could not be reached: ${lastProblem} (after ${o.retries + 1} tries)`);
+  throw new MatrixProviderError(`OSRM at ${o.url} could not be reached: ${lastProblem} (after ${o.retries + 1} tries)`, `${lastReason} (${o.retries + 1} tries)`);
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`; false when `signal` aborted first. */
+function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve(ok);
+    };
+    const onAbort = () => done(false);
+    const timer = setTimeout(() => done(true), ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 /** The URL without its trailing slashes (a loop, not a regex: linear on any input). */

@@ -36,6 +36,8 @@ export interface PlanningRuntimeOptions {
   webhookRetryDelaysMs?: readonly number[];
   /** Vehicle positions are removed this many days after the server received them (default 30). */
   positionRetentionDays?: number;
+  /** Deadline of all road-matrix calls of one job, ms (default 120 000). */
+  matrixDeadlineMs?: number;
   /** Planning jobs of one company queued or running at once (default 4). */
   maxJobsPerCompany?: number;
   /** How long stop() lets running jobs finish before abandoning them (default 5 s). */
@@ -57,7 +59,7 @@ export interface PlanningRuntime {
 export function matrixProvider(kind: 'haversine' | 'osrm', osrmUrl?: string): MatrixProvider {
   if (kind === 'haversine') return haversineProvider();
   if (!osrmUrl) throw new Error('the osrm matrix provider needs a URL');
-  return (points) => osrmMatrix(points, { url: osrmUrl });
+  return (points, signal) => osrmMatrix(points, { url: osrmUrl }, signal);
 }
 
 /**
@@ -113,7 +115,9 @@ export function createPlanningRuntime(options: PlanningRuntimeOptions): Planning
     matrix: matrixProvider(options.matrix ?? 'haversine', options.osrmUrl),
     timeBudgetSec: options.jobTimeLimitSec,
     maxJobsPerCompany: options.maxJobsPerCompany,
-    onError: (error, jobId) => log?.error({ err: error, job_id: jobId }, 'planning job could not be written'),
+    matrixDeadlineMs: options.matrixDeadlineMs,
+    onError: (error, jobId) => log?.error({ err: error, job_id: jobId }, 'planning job could not be written; retrying'),
+    onJobFailed: (error, jobId) => log?.warn({ err: error, job_id: jobId }, 'planning job failed'),
   });
   let bridge: EventBridge | undefined = bridgeEvents({
     store: options.store,

@@ -38,7 +38,24 @@ describe('planning on OSRM road matrices', () => {
     const job = await w.plan({ order_ids: ids });
     osrm.failNext = 0;
     expect(job.status).toBe('failed');
-    expect(job.error).toMatch(/road matrix could not be obtained/);
+    expect(job.error).toMatch(/^The road matrix could not be obtained \(the road-matrix service answered HTTP 5\d\d \(4 tries\)\)\. Nothing was planned\.$/);
+    expect(job.error).not.toContain('127.0.0.1');
     for (const id of ids) expect((await w.inject('GET', `${PUBLIC}/orders/${id}/`)).json().status).toBe('new');
+  });
+
+  it('one deadline for the whole matrix of a job: a road service that hangs fails the job at the deadline', async () => {
+    const slow = await makeWorld({ matrix: 'osrm', osrmUrl: osrm.url, matrixDeadlineMs: 300 });
+    try {
+      osrm.delayMs = 20_000; // under the 30 s time-out of one request, far over the job's deadline
+      const ids = await slow.addOrders(slow.someOrders(2, 'SLOW'));
+      const job = await slow.plan({ order_ids: ids });
+      expect(job.status).toBe('failed');
+      expect(job.error).toBe(
+        'The road matrix could not be obtained (the road-matrix service did not answer within the time the job allows). Nothing was planned.',
+      );
+    } finally {
+      osrm.delayMs = 0;
+      await slow.close();
+    }
   });
 });

@@ -225,11 +225,12 @@ describe('job states and events', () => {
     const service = new JobService({
       store,
       pool,
-      matrix: () => Promise.reject(new Error('OSRM answered 503')),
+      matrix: () => Promise.reject(new Error('OSRM at http://osrm.internal:5000 answered 503')),
     });
     const failed = await service.waitFor(COMPANY, (await service.submit(COMPANY, { order_ids: [1] })).job_id);
     expect(failed.status).toBe('failed');
-    expect(failed.error).toBe('The road matrix could not be obtained (OSRM answered 503). Nothing was planned.');
+    // the tenant never reads an internal address
+    expect(failed.error).toBe('The road matrix could not be obtained (the road-matrix service failed). Nothing was planned.');
   });
 
   it('a closed service refuses new jobs', async () => {
