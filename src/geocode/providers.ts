@@ -41,6 +41,8 @@ export interface NominatimOptions {
   timeoutMs?: number;
   /** Attempts per lookup before giving the task back to the queue. */
   attempts?: number;
+  /** One deadline for a lookup, its attempts and waits included (default 30 s). */
+  deadlineMs?: number;
   userAgent?: string;
 }
 
@@ -50,6 +52,7 @@ export class NominatimGeocoder implements Geocoder {
   private readonly minIntervalMs: number;
   private readonly timeoutMs: number;
   private readonly attempts: number;
+  private readonly deadlineMs: number;
   private readonly userAgent: string;
   private nextSlot = 0;
   private chain: Promise<unknown> = Promise.resolve();
@@ -59,6 +62,7 @@ export class NominatimGeocoder implements Geocoder {
     this.minIntervalMs = options.minIntervalMs ?? 1000;
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.attempts = options.attempts ?? 3;
+    this.deadlineMs = options.deadlineMs ?? 30_000;
     this.userAgent = options.userAgent ?? 'delivery-planner/0.1 (geocoding queue)';
   }
 
@@ -69,10 +73,12 @@ export class NominatimGeocoder implements Geocoder {
     return run;
   }
 
-  private async lookupWithRetries(address: string, signal?: AbortSignal): Promise<Coordinates | null> {
+  private async lookupWithRetries(address: string, shutdown?: AbortSignal): Promise<Coordinates | null> {
+    const deadline = AbortSignal.timeout(this.deadlineMs);
+    const signal = shutdown ? AbortSignal.any([shutdown, deadline]) : deadline;
     let last: GeocodeError | undefined;
     for (let attempt = 1; attempt <= this.attempts; attempt++) {
-      if (signal?.aborted) throw new GeocodeError('nominatim: aborted', true);
+      if (signal.aborted) break;
       try {
         return await this.request(address, signal);
       } catch (err) {
@@ -80,6 +86,8 @@ export class NominatimGeocoder implements Geocoder {
         last = err;
       }
     }
+    if (shutdown?.aborted) throw new GeocodeError('nominatim: aborted', true);
+    if (deadline.aborted) throw new GeocodeError(`nominatim: no answer within the lookup deadline of ${this.deadlineMs} ms`, true);
     throw last!;
   }
 

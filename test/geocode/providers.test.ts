@@ -71,6 +71,18 @@ describe('nominatim provider against a real local server', () => {
     }
   });
 
+  it('one deadline for a lookup, however many attempts are left', async () => {
+    const server = await startFakeNominatim(() => 'hang');
+    try {
+      const g = new NominatimGeocoder({ url: server.url, minIntervalMs: 0, timeoutMs: 60_000, attempts: 5, deadlineMs: 200 });
+      const late = await g.lookup('Somewhere').catch((e: unknown) => e);
+      expect(late).toMatchObject({ transient: true, message: 'nominatim: no answer within the lookup deadline of 200 ms' });
+      expect(server.seen).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('gives a transient error after the attempts run out, a permanent one on 4xx or garbage', async () => {
     const server = await startFakeNominatim((q) =>
       q === 'down' ? { status: 500 } : q === 'bad' ? { status: 400, body: { error: 'bad' } } : { status: 200, body: { not: 'a list' } },
