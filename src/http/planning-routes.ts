@@ -6,10 +6,11 @@
  * finds the reason). The references are then validated all-or-nothing by the job service, whose
  * contract texts (7.5) come back as 400 `{detail}`.
  */
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { BODY_LIMITS } from './limits.js';
 import { PlanningInputError, JobServiceClosedError } from '../jobs/errors.js';
-import { TooManyJobsError } from '../jobs/ports.js';
+import { IdempotencyKeyReusedError, TooManyJobsError } from '../jobs/ports.js';
 import type { PlanningRequest } from '../jobs/request.js';
 import type { JobService } from '../jobs/service.js';
 import { toJobView, type JobView } from '../jobs/view.js';
@@ -35,6 +36,27 @@ export const PLANNING_MESSAGES = {
   externalIdLength: 'Ensure every external_id has no more than 128 characters.',
   unavailable: 'Planning is not available on this server.',
 } as const;
+
+export const IDEMPOTENCY_KEY_MESSAGE = 'Idempotency-Key must be 1 to 255 visible ASCII characters, sent once.';
+
+/** The Idempotency-Key header: undefined when absent, HttpError 400 when malformed. */
+export function idempotencyKeyOf(value: string | string[] | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.length === 0 || value.length > 255 || !/^[\x21-\x7e]+$/.test(value)) {
+    throw new HttpError(400, { detail: IDEMPOTENCY_KEY_MESSAGE });
+  }
+  return value;
+}
+
+/** The request as parsed (field order and spelling of numbers do not matter), hashed. */
+function fingerprint(body: PlanningRequest): string {
+  const canonical = JSON.stringify(
+    Object.keys(body)
+      .sort()
+      .map((k) => [k, body[k as keyof PlanningRequest]]),
+  );
+  return createHash('sha256').update(canonical).digest('hex');
+}
 
 /** The body of POST /planning/jobs/, or HttpError 400. */
 export function parsePlanningBody(body: unknown): PlanningRequest {
@@ -103,16 +125,21 @@ export function registerPlanningRoutes(app: FastifyInstance, options: { store: S
     const { company } = authOf(request);
     const body = parsePlanningBody(request.body);
     if (!options.jobs) throw new HttpError(503, { detail: PLANNING_MESSAGES.unavailable });
+    const key = idempotencyKeyOf(request.headers['idempotency-key']);
     let job: JobView;
+    let replayed = false;
     try {
-      job = await options.jobs.submit(company.id, body);
+      if (key === undefined) job = await options.jobs.submit(company.id, body);
+      else ({ job, replayed } = await options.jobs.submitOnce(company.id, body, { key, fingerprint: fingerprint(body) }));
     } catch (error) {
       if (error instanceof PlanningInputError) throw new HttpError(400, { detail: error.detail });
       if (error instanceof JobServiceClosedError) throw new HttpError(503, { detail: error.message });
       if (error instanceof TooManyJobsError) throw new HttpError(429, { detail: error.message });
+      if (error instanceof IdempotencyKeyReusedError) throw new HttpError(409, { detail: error.message });
       throw error;
     }
-    reply.code(202);
+    // a replay is the first job as it is now: 200, not a new acceptance
+    reply.code(replayed ? 200 : 202);
     return job;
   });
   methodNotAllowed(app, '/planning/jobs/', ['POST']);

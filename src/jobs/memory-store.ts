@@ -1,6 +1,10 @@
 import {
+  IDEMPOTENCY_WINDOW_MS,
+  IdempotencyKeyReusedError,
+  IdempotentReplayError,
   OrdersNotNewError,
   TooManyJobsError,
+  type IdempotencyKey,
   VehicleBusyError,
   type Company,
   type JobInput,
@@ -93,7 +97,18 @@ export class MemoryPlanningStore implements PlanningStore {
 
   // ---- JobStore ----
 
-  createJob(companyId: number, input: JobInput, at: string, maxUnfinished?: number): JobRecord {
+  private readonly idempotency = new Map<string, { jobId: number; fingerprint: string; at: string }>();
+
+  findIdempotent(companyId: number, key: string, since: string): { jobId: number; fingerprint: string } | undefined {
+    const used = this.idempotency.get(`${companyId}\u0000${key}`);
+    return used && used.at >= since ? { jobId: used.jobId, fingerprint: used.fingerprint } : undefined;
+  }
+
+  createJob(companyId: number, input: JobInput, at: string, maxUnfinished?: number, idempotency?: IdempotencyKey): JobRecord {
+    if (idempotency) {
+      const used = this.findIdempotent(companyId, idempotency.key, new Date(Date.parse(at) - IDEMPOTENCY_WINDOW_MS).toISOString());
+      if (used) throw used.fingerprint === idempotency.fingerprint ? new IdempotentReplayError(used.jobId) : new IdempotencyKeyReusedError();
+    }
     if (maxUnfinished !== undefined) {
       let n = 0;
       for (const j of this.jobs.values()) if (j.companyId === companyId && (j.status === 'queued' || j.status === 'running')) n++;
@@ -101,6 +116,7 @@ export class MemoryPlanningStore implements PlanningStore {
     }
     const job: JobRecord = { id: this.nextJobId++, companyId, status: 'queued', input: structuredClone(input), result: null, error: '', createdAt: at, updatedAt: at };
     this.jobs.set(job.id, job);
+    if (idempotency) this.idempotency.set(`${companyId}\u0000${idempotency.key}`, { jobId: job.id, fingerprint: idempotency.fingerprint, at });
     return structuredClone(job);
   }
   getJob(companyId: number, jobId: number): JobRecord | undefined {

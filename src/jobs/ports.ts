@@ -190,6 +190,31 @@ export class TooManyJobsError extends Error {
   }
 }
 
+/** An `Idempotency-Key` of planning submit and the fingerprint of the request it came with. */
+export interface IdempotencyKey {
+  key: string;
+  fingerprint: string;
+}
+
+/** How long an Idempotency-Key stands for its first job. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
+
+/** createJob found the key already used, within the window, with the same request: that job stands. */
+export class IdempotentReplayError extends Error {
+  override readonly name = 'IdempotentReplayError';
+  constructor(readonly jobId: number) {
+    super(`Idempotency-Key already used for job ${jobId}.`);
+  }
+}
+
+/** The key was used within the window with a different request; nothing was written. */
+export class IdempotencyKeyReusedError extends Error {
+  override readonly name = 'IdempotencyKeyReusedError';
+  constructor() {
+    super('This Idempotency-Key was used with a different request in the last 24 hours. Use a new key for a new request.');
+  }
+}
+
 type MaybePromise<T> = T | Promise<T>;
 
 /** The jobs and their queue. */
@@ -197,9 +222,13 @@ export interface JobStore {
   /**
    * Creates a job in status `queued` with created_at = updated_at = `at`; ids ascend. With
    * `maxUnfinished`, throws TooManyJobsError (nothing written) when the company already has that
-   * many jobs queued or running: count and insert are one atomic step.
+   * many jobs queued or running: count and insert are one atomic step. With `idempotency`, the
+   * key is recorded with the job in the same step; a key used within the window throws
+   * IdempotentReplayError (same fingerprint) or IdempotencyKeyReusedError (another one).
    */
-  createJob(companyId: number, input: JobInput, at: string, maxUnfinished?: number): MaybePromise<JobRecord>;
+  createJob(companyId: number, input: JobInput, at: string, maxUnfinished?: number, idempotency?: IdempotencyKey): MaybePromise<JobRecord>;
+  /** The job and fingerprint an Idempotency-Key of the company stands for, if used at or after `since`. */
+  findIdempotent(companyId: number, key: string, since: string): MaybePromise<{ jobId: number; fingerprint: string } | undefined>;
   /** The job, or undefined when missing or of another company. */
   getJob(companyId: number, jobId: number): MaybePromise<JobRecord | undefined>;
   /**

@@ -17,8 +17,12 @@ import { PoolTaskError } from '../pool/pool.js';
 import { MAX_ORDERS_PER_JOB, JobServiceClosedError, PlanningInputError, type PlanningProblem } from './errors.js';
 import { EventBus } from './events.js';
 import {
+  IDEMPOTENCY_WINDOW_MS,
+  IdempotencyKeyReusedError,
+  IdempotentReplayError,
   OrdersNotNewError,
   TooManyJobsError,
+  type IdempotencyKey,
   VehicleBusyError,
   type JobRecord,
   type NewRoute,
@@ -155,7 +159,29 @@ export class JobService {
    * Validates the whole selection at once and creates a queued job, or throws PlanningInputError
    * (no job created) with the contract's detail text.
    */
-  async submit(companyId: number, request: PlanningRequest): Promise<JobView> {
+  /**
+   * submit() under an Idempotency-Key: within 24 h the same key and request give the key's first
+   * job again (`replayed`), a different request is IdempotencyKeyReusedError. A request refused
+   * by validation records no key, so the client can fix it and send it again with the same key.
+   */
+  async submitOnce(companyId: number, request: PlanningRequest, idempotency: IdempotencyKey): Promise<{ job: JobView; replayed: boolean }> {
+    const replay = async (jobId: number) => ({ job: (await this.get(companyId, jobId))!, replayed: true });
+    const since = new Date(Date.parse(this.stamp()) - IDEMPOTENCY_WINDOW_MS).toISOString();
+    const used = await this.store.findIdempotent(companyId, idempotency.key, since);
+    if (used) {
+      if (used.fingerprint !== idempotency.fingerprint) throw new IdempotencyKeyReusedError();
+      return replay(used.jobId);
+    }
+    try {
+      return { job: await this.submit(companyId, request, idempotency), replayed: false };
+    } catch (error) {
+      // another request with the same key got there first (same fingerprint, or it would be a conflict)
+      if (error instanceof IdempotentReplayError) return replay(error.jobId);
+      throw error;
+    }
+  }
+
+  async submit(companyId: number, request: PlanningRequest, idempotency?: IdempotencyKey): Promise<JobView> {
     if (this.closed) throw new JobServiceClosedError();
     const problems: PlanningProblem[] = [];
     const orderIds = distinct(request.order_ids ?? []);
@@ -211,6 +237,7 @@ export class JobService {
       { order_ids: [...resolved].sort((a, b) => a - b), vehicle_ids: vehicleIds, warehouse_id: warehouseId },
       this.stamp(),
       cap > 0 && Number.isFinite(cap) ? cap : undefined,
+      idempotency,
     );
     this.enqueue({ companyId, jobId: job.id });
     this.pump();

@@ -13,7 +13,7 @@ import { haversineProvider, type MatrixProvider } from '../jobs/problem.js';
 import { JobService } from '../jobs/service.js';
 import { osrmMatrix } from '../matrix/osrm.js';
 import { SolverPool } from '../pool/pool.js';
-import type { JobRecord, PlanCommit } from '../jobs/ports.js';
+import { IDEMPOTENCY_WINDOW_MS, type JobRecord, type PlanCommit } from '../jobs/ports.js';
 import { toJobView } from '../jobs/view.js';
 import type { Db } from '../store/db.js';
 import { SqlitePlanningStore } from '../store/planning.js';
@@ -142,6 +142,7 @@ export function createPlanningRuntime(options: PlanningRuntimeOptions): Planning
         .prepare(`DELETE FROM webhook_deliveries WHERE status = 'delivered' AND delivered_at < ?`)
         .run(Date.now() - 7 * 86_400_000).changes;
       if (removed > 0) log?.info({ removed }, 'old delivered webhooks removed');
+      options.store.db.prepare(`DELETE FROM idempotency_keys WHERE created_at < ?`).run(new Date(Date.now() - IDEMPOTENCY_WINDOW_MS).toISOString());
       const before = new Date(Date.now() - retentionMs).toISOString();
       let positions = 0;
       for (;;) {

@@ -172,4 +172,19 @@ export const migrations: Migration[] = [
     name: 'vehicle positions by arrival time (retention pruning)',
     sql: `CREATE INDEX vehicle_positions_received ON vehicle_positions(received_at);`,
   },
+  {
+    version: 104,
+    name: 'Idempotency-Key of planning submit: the first job of a key for 24 h',
+    sql: `
+      CREATE TABLE idempotency_keys (
+        company_id INTEGER NOT NULL,
+        key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        job_id INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (company_id, key)
+      ) WITHOUT ROWID;
+      CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at);
+    `,
+  },
 ];

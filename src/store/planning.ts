@@ -22,7 +22,15 @@ import type {
   PlanningVehicle,
   Warehouse,
 } from '../jobs/ports.js';
-import { OrdersNotNewError, TooManyJobsError, VehicleBusyError } from '../jobs/ports.js';
+import {
+  IDEMPOTENCY_WINDOW_MS,
+  IdempotencyKeyReusedError,
+  IdempotentReplayError,
+  OrdersNotNewError,
+  TooManyJobsError,
+  VehicleBusyError,
+  type IdempotencyKey,
+} from '../jobs/ports.js';
 import type { Db } from './db.js';
 import type { Migration } from './migrations.js';
 import { webhookOutboxSchema } from '../webhooks/outbox.js';
@@ -199,8 +207,14 @@ const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(',
 export class SqlitePlanningStore implements PlanningStore {
   constructor(private readonly db: Db) {}
 
-  createJob(companyId: number, input: JobInput, at: string, maxUnfinished?: number): JobRecord {
+  createJob(companyId: number, input: JobInput, at: string, maxUnfinished?: number, idempotency?: IdempotencyKey): JobRecord {
     return this.db.transaction(() => {
+      if (idempotency) {
+        const since = new Date(Date.parse(at) - IDEMPOTENCY_WINDOW_MS).toISOString();
+        const used = this.findIdempotent(companyId, idempotency.key, since);
+        if (used) throw used.fingerprint === idempotency.fingerprint ? new IdempotentReplayError(used.jobId) : new IdempotencyKeyReusedError();
+        this.db.prepare(`DELETE FROM idempotency_keys WHERE company_id = ? AND key = ?`).run(companyId, idempotency.key);
+      }
       if (maxUnfinished !== undefined) {
         const { n } = this.db
           .prepare(`SELECT COUNT(*) AS n FROM planning_jobs WHERE company_id = ? AND status IN ('queued', 'running')`)
@@ -210,8 +224,20 @@ export class SqlitePlanningStore implements PlanningStore {
       const { lastInsertRowid } = this.db
         .prepare(`INSERT INTO planning_jobs (company_id, status, input, created_at, updated_at) VALUES (?, 'queued', ?, ?, ?)`)
         .run(companyId, JSON.stringify(input), at, at);
+      if (idempotency) {
+        this.db
+          .prepare(`INSERT INTO idempotency_keys (company_id, key, fingerprint, job_id, created_at) VALUES (?, ?, ?, ?, ?)`)
+          .run(companyId, idempotency.key, idempotency.fingerprint, Number(lastInsertRowid), at);
+      }
       return this.jobById(Number(lastInsertRowid))!;
     }).immediate();
+  }
+
+  findIdempotent(companyId: number, key: string, since: string): { jobId: number; fingerprint: string } | undefined {
+    const row = this.db
+      .prepare(`SELECT job_id, fingerprint FROM idempotency_keys WHERE company_id = ? AND key = ? AND created_at >= ?`)
+      .get(companyId, key, since) as { job_id: number; fingerprint: string } | undefined;
+    return row && { jobId: row.job_id, fingerprint: row.fingerprint };
   }
 
   getJob(companyId: number, jobId: number): JobRecord | undefined {

@@ -184,3 +184,50 @@ describe('per-company job cap through the API', () => {
     }
   });
 });
+
+describe('Idempotency-Key on planning submit', () => {
+  it('the same key and body within 24 h return the first job (200); another body is 409; keys are per company', async () => {
+    const w = await makeWorld();
+    try {
+      const ids = await w.addOrders(w.someOrders(3, 'IDEM'));
+      const post = (body: unknown, key: string | undefined, k = w.key) =>
+        w.app.inject({
+          method: 'POST',
+          url: JOBS,
+          headers: { authorization: `Api-Key ${k}`, 'content-type': 'application/json', ...(key === undefined ? {} : { 'idempotency-key': key }) },
+          payload: JSON.stringify(body),
+        });
+      const first = await post({ order_ids: [ids[0]], vehicle_ids: [] }, 'run-42');
+      expect(first.statusCode).toBe(202);
+      // the same request again, its fields in another order: the first job, as it is now
+      const again = await post({ vehicle_ids: [], order_ids: [ids[0]] }, 'run-42');
+      expect(again.statusCode).toBe(200);
+      expect(again.json().job_id).toBe(first.json().job_id);
+      await w.runtime.jobs.waitFor(w.company.id, first.json().job_id);
+      const later = await post({ order_ids: [ids[0]], vehicle_ids: [] }, 'run-42');
+      expect(later.statusCode).toBe(200);
+      expect(later.json()).toMatchObject({ job_id: first.json().job_id, status: 'done' });
+      const jobs = w.store.db.prepare('SELECT COUNT(*) AS n FROM planning_jobs').get() as { n: number };
+      expect(jobs.n).toBe(1);
+
+      const other = await post({ order_ids: [ids[1]] }, 'run-42');
+      expect(other.statusCode).toBe(409);
+      expect(other.json()).toEqual({ detail: 'This Idempotency-Key was used with a different request in the last 24 hours. Use a new key for a new request.' });
+      // a request refused by validation records no key: fixed, it goes through with that key
+      expect((await post({ order_ids: [999_999] }, 'run-43')).statusCode).toBe(400);
+      expect((await post({ order_ids: [ids[1]] }, 'run-43')).statusCode).toBe(202);
+      // another company's key space
+      const theirs = await w.addOrders(w.someOrders(1, 'THEIRS'), w.otherKey);
+      expect((await post({ order_ids: theirs }, 'run-42', w.otherKey)).statusCode).toBe(202);
+      for (const bad of ['', 'x'.repeat(256), 'tab\there', 'ümlaut']) {
+        const res = await post({ order_ids: [ids[2]] }, bad);
+        expect(res.statusCode, JSON.stringify(bad)).toBe(400);
+        expect(res.json()).toEqual({ detail: 'Idempotency-Key must be 1 to 255 visible ASCII characters, sent once.' });
+      }
+      // no key: every request is a new job
+      expect((await post({ order_ids: [ids[2]] }, undefined)).statusCode).toBe(202);
+    } finally {
+      await w.close();
+    }
+  });
+});

@@ -4,7 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  IdempotencyKeyReusedError,
+  IdempotentReplayError,
   OrdersNotNewError,
+  TooManyJobsError,
   VehicleBusyError,
   type Company,
   type NewRoute,
@@ -94,6 +97,28 @@ export function describePlanningStoreContract(name: string, makeFixture: () => M
         [a.id, 'running'],
         [b.id, 'queued'],
       ]);
+    });
+
+    it('jobs: the cap of unfinished jobs and Idempotency-Keys are checked in the same step as the insert', async () => {
+      const { s, company, other } = await seeded();
+      const input = { order_ids: [1], vehicle_ids: [], warehouse_id: null };
+      await s.createJob(company.id, input, T0, 2);
+      await s.createJob(company.id, input, T0, 2);
+      await expect(Promise.resolve().then(() => s.createJob(company.id, input, T0, 2))).rejects.toThrow(TooManyJobsError);
+      expect(await s.createJob(other.id, input, T0, 2)).toMatchObject({ status: 'queued' });
+
+      const key = { key: 'k-1', fingerprint: 'f1' };
+      const first = await s.createJob(other.id, input, T0, undefined, key);
+      await expect(Promise.resolve().then(() => s.createJob(other.id, input, T1, undefined, key))).rejects.toEqual(new IdempotentReplayError(first.id));
+      await expect(Promise.resolve().then(() => s.createJob(other.id, input, T1, undefined, { key: 'k-1', fingerprint: 'f2' }))).rejects.toThrow(IdempotencyKeyReusedError);
+      expect(await s.findIdempotent(other.id, 'k-1', T0)).toEqual({ jobId: first.id, fingerprint: 'f1' });
+      expect(await s.findIdempotent(other.id, 'k-1', T1)).toBeUndefined(); // used before the window
+      expect(await s.findIdempotent(company.id, 'k-1', T0)).toBeUndefined(); // per company
+      // 24 h later the key stands for a new job
+      const dayLater = new Date(Date.parse(T0) + 24 * 3_600_000 + 1).toISOString();
+      const second = await s.createJob(other.id, input, dayLater, undefined, key);
+      expect(second.id).not.toBe(first.id);
+      expect(await s.findIdempotent(other.id, 'k-1', T1)).toEqual({ jobId: second.id, fingerprint: 'f1' });
     });
 
     it('orders: by ids and by external ids, any status, only the company\'s', async () => {
