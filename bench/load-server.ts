@@ -1,0 +1,63 @@
+/**
+ * The server side of bench/load.ts: the real app and planning runtime (as `serve` wires them) on
+ * a fresh SQLite file, seeded with 5 companies of 4 API keys each, a warehouse, 3 vans and 300
+ * orders per company. Prints `{"url","keys":[{key,company}],"orders":{...}}` as one line when it
+ * listens; on SIGTERM prints the event-loop delay it measured (perf_hooks) as one JSON line.
+ * Uses only APIs that predate the hardening issue, so the same file runs on older commits.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { buildApp } from '../src/http/app.js';
+import { ServiceEvents } from '../src/service/events.js';
+import { createPlanningRuntime } from '../src/service/planning.js';
+import { Store } from '../src/store/store.js';
+import { SCOPES } from '../src/store/types.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'dp-load-'));
+const store = Store.open(join(dir, 'load.db'));
+const now = new Date().toISOString();
+const date = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+const keys: Array<{ key: string; company: number }> = [];
+const orders: Record<number, number[]> = {};
+for (let c = 0; c < 5; c++) {
+  const company = store.companies.create({ name: `Load ${c}`, timezone: 'UTC' }, now);
+  for (let k = 0; k < 4; k++) keys.push({ key: store.apiKeys.create({ company_id: company.id, scopes: [...SCOPES] }, now).key, company: company.id });
+  const wh = store.warehouses.create({ company_id: company.id, name: 'W', address: 'x', lat: 52.52, lon: 13.405 }, now);
+  for (let v = 0; v < 3; v++) {
+    store.vehicles.create(
+      { company_id: company.id, warehouse_id: wh.id, name: `Van ${v}`, capacity_kg: 800, capacity_m3: 8, shift_start: '08:00', shift_end: '18:00',
+        max_distance_km: null, max_duration_min: null, max_orders: null, features: [], active: true },
+      now,
+    );
+  }
+}
+const events = new ServiceEvents();
+const runtime = createPlanningRuntime({ store, events, workers: 1, jobTimeLimitSec: 2 });
+const app = buildApp({ store, events, jobs: runtime.jobs, geocoding: false, rateLimit: 600_000 } as Parameters<typeof buildApp>[0]);
+await runtime.start();
+await app.listen({ host: '127.0.0.1', port: 0 });
+const address = app.server.address() as { port: number };
+const url = `http://127.0.0.1:${address.port}`;
+// orders through the API (the seeding is not measured)
+for (const { key, company } of keys.filter((_, i) => i % 4 === 0)) {
+  const body = Array.from({ length: 300 }, (_, i) => ({
+    external_id: `L${company}-${i}`, address: `Street ${i}`, delivery_date: date,
+    lat: (52.45 + ((i * 37) % 100) / 700).toFixed(6), lon: (13.3 + ((i * 53) % 200) / 700).toFixed(6), weight: '5', volume: '0.05',
+  }));
+  const res = await fetch(`${url}/api/public/v1/orders/bulk/`, { method: 'POST', headers: { authorization: `Api-Key ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  orders[company] = ((await res.json()) as { results: Array<{ id: number }> }).results.map((r) => r.id);
+}
+const loop = monitorEventLoopDelay({ resolution: 10 });
+loop.enable();
+process.stdout.write(JSON.stringify({ url, date, keys, orders }) + '\n');
+process.on('SIGTERM', () => {
+  loop.disable();
+  process.stdout.write(JSON.stringify({ loop: { p50_ms: loop.percentile(50) / 1e6, p99_ms: loop.percentile(99) / 1e6, max_ms: loop.max / 1e6 } }) + '\n');
+  void app.close().then(() => runtime.stop()).then(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(0);
+  });
+});

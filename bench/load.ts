@@ -1,0 +1,133 @@
+/**
+ * Mixed load on the real app over loopback while planning jobs run: 20 API keys of 5 companies,
+ * one autocannon instance per endpoint (all at once, one of them an attacker sending the
+ * 40,000-digit latitude of the hardening issue), and a loop submitting a planning job per
+ * company every 3 s. Reports per endpoint: requests, p50 / p99 / max latency, status classes
+ * (5xx must be 0), and the server's event-loop delay p99 and max (perf_hooks, measured in the
+ * server process: bench/load-server.ts).
+ * Usage: npx tsx bench/load.ts [--duration 15]
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const { values } = parseArgs({ options: { duration: { type: 'string', default: '15' } } });
+const DURATION = Number(values.duration);
+
+interface Seed {
+  url: string;
+  date: string;
+  keys: Array<{ key: string; company: number }>;
+  orders: Record<string, number[]>;
+}
+
+const server = spawn(process.execPath, ['--import', 'tsx', `${here}load-server.ts`], { stdio: ['ignore', 'pipe', 'inherit'] });
+const lines: string[] = [];
+let buffer = '';
+const nextLine = () =>
+  new Promise<string>((resolve, reject) => {
+    const check = () => {
+      const line = lines.shift();
+      if (line !== undefined) resolve(line);
+      else setTimeout(check, 20);
+    };
+    server.once('exit', (code) => reject(new Error(`load server exited ${code}`)));
+    check();
+  });
+server.stdout!.on('data', (d: Buffer) => {
+  buffer += d.toString();
+  let i: number;
+  while ((i = buffer.indexOf('\n')) >= 0) {
+    lines.push(buffer.slice(0, i));
+    buffer = buffer.slice(i + 1);
+  }
+});
+
+const seed = JSON.parse(await nextLine()) as Seed;
+const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]!;
+const auth = (k: { key: string }) => ({ authorization: `Api-Key ${k.key}`, 'content-type': 'application/json' });
+let serial = 0;
+
+const endpoints: Array<{ name: string; connections: number; request: () => { method: string; path: string; headers: Record<string, string>; body?: string } }> = [
+  { name: 'GET /orders/?page_size=50', connections: 4, request: () => ({ method: 'GET', path: '/api/public/v1/orders/?page_size=50', headers: auth(pick(seed.keys)) }) },
+  {
+    name: 'GET /orders/{id}/', connections: 3,
+    request: () => {
+      const k = pick(seed.keys);
+      return { method: 'GET', path: `/api/public/v1/orders/${pick(seed.orders[k.company]!)}/`, headers: auth(k) };
+    },
+  },
+  {
+    name: 'POST /orders/', connections: 3,
+    request: () => ({ method: 'POST', path: '/api/public/v1/orders/', headers: auth(pick(seed.keys)), body: JSON.stringify({ external_id: `N-${serial++}`, address: 'Somewhere 1', lat: '52.5', lon: '13.4', delivery_date: seed.date }) }),
+  },
+  { name: 'GET /routes/', connections: 2, request: () => ({ method: 'GET', path: `/api/public/v1/routes/?date=${seed.date}`, headers: auth(pick(seed.keys)) }) },
+  {
+    name: 'POST positions', connections: 2,
+    request: () => {
+      const k = pick(seed.keys);
+      const vehicle = (k.company - 1) * 3 + 1 + Math.floor(Math.random() * 3);
+      return { method: 'POST', path: `/api/internal/v1/vehicles/${vehicle}/positions`, headers: auth(k), body: JSON.stringify({ lat: 52.5, lon: 13.4, timestamp: new Date().toISOString() }) };
+    },
+  },
+  {
+    // the attack of the hardening issue: a 40,000-digit latitude ending in a letter
+    name: 'POST positions, 40,000-digit lat (attack)', connections: 1,
+    request: () => {
+      const k = pick(seed.keys);
+      return { method: 'POST', path: `/api/internal/v1/vehicles/${(k.company - 1) * 3 + 1}/positions`, headers: auth(k), body: JSON.stringify({ lat: `${'1'.repeat(40_000)}x`, lon: 13.4 }) };
+    },
+  },
+];
+
+// planning jobs while the load runs: one per company every 3 s, 50 of its seeded orders each
+let jobs = 0;
+const jobStatus: Record<number, number> = {};
+const planner = setInterval(() => {
+  for (const c of Object.keys(seed.orders).map(Number)) {
+    const k = seed.keys.find((x) => x.company === c)!;
+    const ids = seed.orders[c]!.splice(0, 50);
+    if (ids.length === 0) continue;
+    jobs++;
+    void fetch(`${seed.url}/api/public/v1/planning/jobs/`, { method: 'POST', headers: auth(k), body: JSON.stringify({ order_ids: ids }) }).then(
+      (r) => (jobStatus[r.status] = (jobStatus[r.status] ?? 0) + 1),
+      () => (jobStatus[0] = (jobStatus[0] ?? 0) + 1), // no answer (0)
+    );
+  }
+}, 3_000);
+
+const results = await Promise.all(
+  endpoints.map(
+    (e) =>
+      autocannon({
+        url: seed.url,
+        connections: e.connections,
+        duration: DURATION,
+        requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, ...e.request() }) as autocannon.Request }],
+      }) as Promise<autocannon.Result>,
+  ),
+);
+clearInterval(planner);
+
+server.kill('SIGTERM');
+const loop = JSON.parse(await nextLine()) as { loop: { p50_ms: number; p99_ms: number; max_ms: number } };
+
+const classes = (r: autocannon.Result) => {
+  const out: Record<string, number> = { '2xx': 0, '4xx': 0, '5xx': 0 };
+  for (const [code, stats] of Object.entries(r.statusCodeStats ?? {})) out[`${code[0]}xx`] = (out[`${code[0]}xx`] ?? 0) + (stats?.count ?? 0);
+  return out;
+};
+const rows = results.map((r, i) => {
+  const c = classes(r);
+  return `| ${endpoints[i]!.name} | ${r.requests.total} | ${r.latency.p50} | ${r.latency.p99} | ${r.latency.max} | ${c['2xx']} | ${c['4xx']} | ${c['5xx']} | ${r.errors + r.timeouts} |`;
+});
+const total5xx = results.reduce((n, r) => n + classes(r)['5xx']!, 0);
+console.log(`duration ${DURATION} s, 20 keys of 5 companies, ${jobs} planning jobs submitted (answers ${JSON.stringify(jobStatus)})`);
+console.log('| endpoint | requests | p50 ms | p99 ms | max ms | 2xx | 4xx | 5xx | errors |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+for (const row of rows) console.log(row);
+console.log(`5xx in all: ${total5xx}; slowest request: ${Math.max(...results.map((r) => r.latency.max))} ms`);
+console.log(`server event-loop delay: p50 ${loop.loop.p50_ms.toFixed(1)} ms, p99 ${loop.loop.p99_ms.toFixed(1)} ms, max ${loop.loop.max_ms.toFixed(1)} ms`);
+process.exit(total5xx === 0 ? 0 : 1);
