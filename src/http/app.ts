@@ -33,6 +33,8 @@ export interface AppOptions {
   clock?: Clock;
   /** Requests a minute per API key (token bucket); 0 = no limit. Default 1200. */
   rateLimit?: number;
+  /** A request (headers and body) must arrive within this many ms, else 408 and the socket closes. */
+  requestTimeoutMs?: number;
   /** The planning job service (serve wires it, src/service/planning.ts); without it POST
    *  /planning/jobs/ answers 503 and GET reads the stored job. */
   jobs?: JobService;
@@ -54,7 +56,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMITS.default,
-    requestTimeout: REQUEST_TIMEOUT_MS,
+    requestTimeout: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+    // Node looks for requests past their time only every connectionsCheckingInterval (30 s by
+    // default): every second instead, so a slow client is cut near its deadline
+    http: {
+      headersTimeout: Math.min(options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS, 30_000),
+      connectionsCheckingInterval: Math.min(1_000, options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS),
+    },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

@@ -119,3 +119,25 @@ describe('no body is read for a request that cannot be served', () => {
     expect(res.json()).toEqual({ detail: 'Not found.' });
   });
 });
+
+describe('a client that sends its request too slowly', () => {
+  it('is answered 408 and disconnected when the whole request has not arrived in time (real socket)', async () => {
+    const f = makeApp({ requestTimeoutMs: 300 });
+    try {
+      await f.app.listen({ host: '127.0.0.1', port: 0 });
+      const { port } = f.app.server.address() as { port: number };
+      const { connect } = await import('node:net');
+      const socket = connect(port, '127.0.0.1');
+      let answer = '';
+      socket.on('data', (d) => (answer += d.toString()));
+      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      // headers announce a body that never comes
+      socket.write(`POST /api/public/v1/orders/ HTTP/1.1\r\nhost: x\r\nauthorization: Api-Key ${f.key}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"addr`);
+      await closed;
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect((await f.inject('GET', '/orders/')).json().count).toBe(0);
+    } finally {
+      await f.close();
+    }
+  }, 30_000);
+});

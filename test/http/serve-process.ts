@@ -12,8 +12,8 @@ export interface Served {
 }
 
 /** Spawns the real `delivery-planner serve` (from source, through tsx) and waits for its listening line. */
-export function startServe(args: string[]): Promise<Served> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', `${root}src/cli.ts`, 'serve', '--host', '127.0.0.1', '--port', '0', ...args], {
+export function startServe(args: string[], nodeArgs: string[] = []): Promise<Served> {
+  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', `${root}src/cli.ts`, 'serve', '--host', '127.0.0.1', '--port', '0', ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Store } from '../../src/store/store.js';
@@ -176,6 +177,30 @@ describe('serve (the real process on loopback)', () => {
     expect(answers[0]!.headers.get('ratelimit-limit')).toBe('2');
     expect(Number(answers[2]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(29);
     expect(((await answers[2]!.json()) as { detail: string }).detail).toMatch(/^Request was throttled\. Expected available in \d+ seconds\.$/);
+    s.proc.kill('SIGTERM');
+    expect((await s.exited).code).toBe(0);
+  });
+
+  it('an idle server creates no timer more often than about once a second', async () => {
+    const counter = fileURLToPath(new URL('../helpers/count-timers.mjs', import.meta.url));
+    const s = await startServe(['--db', join(dir, 'idle.db'), '--demo'], ['--import', counter]);
+    running.push(s);
+    const count = async () => {
+      const before = s.stderr().length;
+      s.proc.kill('SIGUSR2');
+      for (;;) {
+        const m = /\{"timers":(\d+)\}/.exec(s.stderr().slice(before));
+        if (m) return Number(m[1]);
+        await sleep(20);
+      }
+    };
+    await sleep(500); // start-up settles
+    const first = await count();
+    await sleep(3_000);
+    const created = (await count()) - first;
+    // the webhook loop looks at its outbox once a second; everything else sleeps until it has work
+    // (before the fix, the loop re-armed setTimeout(NaN) about every millisecond: thousands)
+    expect(created).toBeLessThanOrEqual(8);
     s.proc.kill('SIGTERM');
     expect((await s.exited).code).toBe(0);
   });
