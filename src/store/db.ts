@@ -1,9 +1,9 @@
-import Database from 'better-sqlite3';
+import { Database, type Statement } from './sqlite-driver.js';
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { migrations as defaultMigrations, type Migration } from './migrations.js';
 
-export type Db = Database.Database;
+export type Db = Database;
 
 /** How long a statement waits for another connection's write lock before SQLITE_BUSY. */
 export const BUSY_TIMEOUT_MS = 250;
@@ -64,10 +64,10 @@ export function migrate(db: Db, list: Migration[]): number[] {
   return applied;
 }
 
-const statementCache = new WeakMap<Db, Map<string, Database.Statement>>();
+const statementCache = new WeakMap<Db, Map<string, Statement>>();
 
 /** A prepared statement, compiled once per connection and SQL text, then reused. */
-export function prepare(db: Db, sql: string): Database.Statement {
+export function prepare(db: Db, sql: string): Statement {
   let cache = statementCache.get(db);
   if (!cache) statementCache.set(db, (cache = new Map()));
   let stmt = cache.get(sql);

@@ -2,7 +2,7 @@
  * Fault tests against the real server process: kill -9 in the middle of a planning job, a webhook
  * receiver that fails once, one that never answers, and undelivered webhooks across a restart.
  */
-import Database from 'better-sqlite3';
+import { Database } from '../../src/store/sqlite-driver.js';
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -24,7 +24,7 @@ function orders(n: number, prefix = 'K') {
   }));
 }
 
-function readDb<T>(path: string, fn: (db: Database.Database) => T): T {
+function readDb<T>(path: string, fn: (db: Database) => T): T {
   const db = new Database(path, { readonly: true });
   try {
     return fn(db);

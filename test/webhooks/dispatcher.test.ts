@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { Database } from '../../src/store/sqlite-driver.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ const secret = 'whsec_test_secret';
 
 describe('webhook dispatcher', () => {
   let dir: string;
-  let db: Database.Database;
+  let db: Database;
   let receivers: WebhookReceiver[];
   let dispatchers: WebhookDispatcher[];
 
