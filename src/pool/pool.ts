@@ -48,26 +48,46 @@ export function defaultWorkerFile(): string {
   throw new Error(`solver worker not found (looked for ${candidates.map((u) => fileURLToPath(u)).join(', ')})`);
 }
 
+/**
+ * The solver's worker threads. The threads start on `warm()` or the first `run()`, not in the
+ * constructor: a process that gives up before then (serve on a port already taken) has no thread
+ * half-loaded to tear down (that aborted Node with `v8::Module::IsGraphAsync`).
+ */
 export class SolverPool {
   readonly size: number;
-  private readonly piscina: Piscina<SolveTask, SolveResult>;
+  private piscina: Piscina<SolveTask, SolveResult> | undefined;
+  private readonly options: SolverPoolOptions;
+  private destroyed = false;
 
   constructor(options: SolverPoolOptions = {}) {
     this.size = Math.max(1, options.threads ?? Math.min(4, availableParallelism()));
-    const filename = options.filename ?? defaultWorkerFile();
-    this.piscina = new Piscina<SolveTask, SolveResult>({
-      filename: typeof filename === 'string' ? filename : fileURLToPath(filename),
-      minThreads: Math.min(this.size, Math.max(1, options.minThreads ?? this.size)),
-      maxThreads: this.size,
-      idleTimeout: options.idleTimeoutMs ?? 60_000,
-      resourceLimits: { maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? 1024 },
-    });
+    this.options = { ...options, filename: options.filename ?? defaultWorkerFile() };
+  }
+
+  /** Starts the threads now (the service does once it listens), so the first job does not wait. */
+  warm(): void {
+    this.threads();
+  }
+
+  private threads(): Piscina<SolveTask, SolveResult> {
+    if (this.destroyed) throw new PoolTaskError('aborted', 'the solver pool is shut down');
+    if (!this.piscina) {
+      const filename = this.options.filename!;
+      this.piscina = new Piscina<SolveTask, SolveResult>({
+        filename: typeof filename === 'string' ? filename : fileURLToPath(filename),
+        minThreads: Math.min(this.size, Math.max(1, this.options.minThreads ?? this.size)),
+        maxThreads: this.size,
+        idleTimeout: this.options.idleTimeoutMs ?? 60_000,
+        resourceLimits: { maxOldGenerationSizeMb: this.options.maxOldGenerationSizeMb ?? 1024 },
+      });
+    }
+    return this.piscina;
   }
 
   /** Runs one solve on a worker thread; rejects with PoolTaskError only. */
   async run(task: SolveTask, options: { signal?: AbortSignal } = {}): Promise<SolveResult> {
     try {
-      return await this.piscina.run(task, { signal: options.signal });
+      return await this.threads().run(task, { signal: options.signal });
     } catch (error) {
       throw classify(error, options.signal);
     }
@@ -75,11 +95,13 @@ export class SolverPool {
 
   /** Stops every thread; running tasks are rejected. */
   async destroy(): Promise<void> {
-    await this.piscina.destroy();
+    this.destroyed = true;
+    await this.piscina?.destroy();
   }
 }
 
 function classify(error: unknown, signal: AbortSignal | undefined): PoolTaskError {
+  if (error instanceof PoolTaskError) return error;
   const e = error as { name?: string; code?: string; message?: string };
   const message = e?.message ?? String(error);
   if (signal?.aborted || e?.name === 'AbortError') return new PoolTaskError('aborted', message, { cause: error });

@@ -169,6 +169,7 @@ export function createPlanningRuntime(options: PlanningRuntimeOptions): Planning
       housekeeping = setInterval(() => void prune(), 3_600_000);
       housekeeping.unref();
       dispatcher.start();
+      pool.warm();
       await jobs.start();
     },
     async stop() {

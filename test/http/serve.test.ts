@@ -205,6 +205,23 @@ describe('serve (the real process on loopback)', () => {
     expect((await s.exited).code).toBe(0);
   });
 
+  it('a port already taken: exit 1 with one line naming it, every time (no thread torn down half-loaded)', async () => {
+    const { createServer } = await import('node:net');
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', () => resolve()));
+    const port = (holder.address() as { port: number }).port;
+    try {
+      for (let i = 0; i < 4; i++) {
+        const r = runCli(['serve', '--host', '127.0.0.1', '--port', String(port), '--db', join(dir, `taken${i}.db`)]);
+        expect(r.code, r.stderr).toBe(1);
+        const lines = r.stderr.trim().split('\n').filter((l) => !l.startsWith('{'));
+        expect(lines).toEqual([expect.stringMatching(new RegExp(`^delivery-planner: cannot listen on 127\\.0\\.0\\.1:${port}: .*EADDRINUSE`))]);
+      }
+    } finally {
+      holder.close();
+    }
+  });
+
   it('exits 2 with one line on bad arguments', () => {
     for (const [args, pattern] of [
       [['--port', 'abc'], /--port: expected 0 to 65535/],
