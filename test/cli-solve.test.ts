@@ -58,6 +58,15 @@ describe('delivery-planner solve', () => {
     writeFileSync(badJson, JSON.stringify({ matrix: { kind: 'euclidean', coordinates: [] }, depots: [], vehicles: [], orders: [{ id: 'a' }] }));
     const r2 = runCli(['solve', badJson]);
     expect(r2.code).toBe(1);
-    expect(r2.stderr).toMatch(/orders\[0\]\.location: /);
+    expect(r2.stderr.trim().split('\n')).toHaveLength(1);
+    // every problem of the schema, not the first one only
+    expect(r2.stderr).toMatch(/bad\.json: \d+ problems: .*orders\[0\]\.location: .*; .*orders\[0\]\.weight/);
+    const broken = join(dir, 'broken.json');
+    writeFileSync(broken, '{\n  "depots": [\n    1,\n  ]\n}\n');
+    const r3 = runCli(['solve', broken]);
+    expect(r3.code).toBe(1);
+    const lines = r3.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/broken\.json: not valid JSON \(.+\)$/);
   });
 });

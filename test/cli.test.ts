@@ -8,6 +8,16 @@ describe('delivery-planner command', () => {
     expect(r.stdout).toMatch(/^usage: delivery-planner <command>/);
   });
 
+  it('--help on every command prints its usage on stdout and exits 0', () => {
+    for (const command of ['solve', 'serve', 'admin', 'demo']) {
+      const r = runCli([command, '--help']);
+      expect(r.code, command).toBe(0);
+      expect(r.stderr, command).toBe('');
+      expect(r.stdout, command).toMatch(new RegExp(`${command}`));
+      expect(r.stdout, command).toMatch(/--/); // names its options
+    }
+  });
+
   it('exits 2 with one line on an unknown command', () => {
     const r = runCli(['no-such-command']);
     expect(r.code).toBe(2);

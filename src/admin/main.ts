@@ -4,6 +4,7 @@
  * object. Bad arguments throw UsageError: exit 2 with one line on stderr.
  */
 import { parseArgs } from 'node:util';
+import { withNegativeValues } from '../cli/argv.js';
 import { UsageError } from '../cli/usage-error.js';
 import { isValidTimeZone } from '../service/time.js';
 import { Store } from '../store/store.js';
@@ -284,7 +285,7 @@ function companyOf(store: Store, value: string | undefined): Company {
 export async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: withNegativeValues(argv, OPTIONS), options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {
     throw new UsageError((err as Error).message.split('\n')[0]!);
   }

@@ -29,7 +29,7 @@ interface Args {
   out?: string;
 }
 
-function parseArgs(argv: string[]): Args {
+function parseArgs(argv: string[]): Args | 'help' {
   const a: Partial<Args> & { rounding: 'none' | 'trunc1'; seed: number; objective: Objective } = { rounding: 'none', seed: 1, objective: 'distance', threads: 1 };
   for (let i = 0; i < argv.length; i++) {
     const x = argv[i];
@@ -80,7 +80,7 @@ function parseArgs(argv: string[]): Args {
         break;
       case '--help':
       case '-h':
-        throw new UsageError(USAGE);
+        return 'help';
       default:
         if (x.startsWith('-')) throw new UsageError(`unknown option '${x}' (${USAGE})`);
         if (a.file !== undefined) throw new UsageError(`only one FILE expected, got '${a.file}' and '${x}'`);
@@ -91,8 +91,16 @@ function parseArgs(argv: string[]): Args {
   return a as Args;
 }
 
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
 export async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
+  if (args === 'help') {
+    process.stdout.write(`usage: delivery-planner ${USAGE}\n`);
+    return 0;
+  }
   let text: string;
   try {
     text = readFileSync(args.file, 'utf8');
@@ -106,13 +114,15 @@ export async function main(argv: string[]): Promise<number> {
     try {
       data = JSON.parse(text);
     } catch (e) {
-      throw new Error(`${args.file}: not valid JSON (${(e as Error).message})`);
+      // the whole message on the one line the CLI prints (newer Node quotes the text, newlines too)
+      throw new Error(`${args.file}: not valid JSON (${oneLine((e as Error).message)})`);
     }
     try {
       problem = parseProblem(data);
     } catch (e) {
-      const lines = (e as Error).message.split('\n');
-      throw new Error(`${args.file}: ${lines[0]}${lines.length > 1 ? ` (and ${lines.length - 1} more)` : ''}`);
+      // every problem, on the one line the CLI prints
+      const lines = (e as Error).message.split('\n').filter((l) => l.trim() !== '');
+      throw new Error(`${args.file}: ${lines.length} problem${lines.length === 1 ? '' : 's'}: ${lines.join('; ')}`);
     }
   } else {
     problem = parseSolomon(text, { file: args.file, rounding: args.rounding });

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { withNegativeValues } from '../cli/argv.js';
 import { UsageError } from '../cli/usage-error.js';
 import { GeocodeWorker } from '../geocode/worker.js';
 import { createGeocoder, type GeocoderName } from '../geocode/providers.js';
@@ -53,33 +54,39 @@ export const DEMO_ADDRESS_BOOK = () => join(packageRoot(), 'data', 'demo', 'addr
 const USAGE =
   'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--workers N] [--demo] [--log-level info] [--rate-limit 1200] ' + FLOW_SERVE_USAGE;
 
-export function parseServeArgs(argv: string[]): ServeConfig {
+const SERVE_OPTIONS = {
+  host: { type: 'string', default: '127.0.0.1' },
+  port: { type: 'string', default: '8080' },
+  db: { type: 'string', default: './var/planner.db' },
+  geocoder: { type: 'string', default: 'table' },
+  'geocoder-url': { type: 'string' },
+  'address-book': { type: 'string' },
+  matrix: { type: 'string', default: 'haversine' },
+  'osrm-url': { type: 'string' },
+  workers: { type: 'string' },
+  demo: { type: 'boolean', default: false },
+  'log-level': { type: 'string', default: 'info' },
+  'rate-limit': { type: 'string', default: String(DEFAULT_RATE_LIMIT_PER_MINUTE) },
+  help: { type: 'boolean', short: 'h' },
+  ...flowServeArgs,
+} as const;
+
+export const SERVE_USAGE = `usage: delivery-planner ${USAGE}`;
+
+export function parseServeArgs(argv: string[]): ServeConfig | 'help' {
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv,
+      args: withNegativeValues(argv, SERVE_OPTIONS),
       strict: true,
       allowPositionals: false,
-      options: {
-        host: { type: 'string', default: '127.0.0.1' },
-        port: { type: 'string', default: '8080' },
-        db: { type: 'string', default: './var/planner.db' },
-        geocoder: { type: 'string', default: 'table' },
-        'geocoder-url': { type: 'string' },
-        'address-book': { type: 'string' },
-        matrix: { type: 'string', default: 'haversine' },
-        'osrm-url': { type: 'string' },
-        workers: { type: 'string' },
-        demo: { type: 'boolean', default: false },
-        'log-level': { type: 'string', default: 'info' },
-        'rate-limit': { type: 'string', default: String(DEFAULT_RATE_LIMIT_PER_MINUTE) },
-        ...flowServeArgs,
-      },
+      options: SERVE_OPTIONS,
     });
   } catch (err) {
     throw new UsageError(`${(err as Error).message.split('\n')[0]} (usage: ${USAGE})`);
   }
   const v = parsed.values;
+  if (v.help) return 'help';
   if (!/^\d{1,5}$/.test(v.port) || Number(v.port) > 65535) throw new UsageError(`--port: expected 0 to 65535, got '${v.port}'`);
   if (!['table', 'nominatim', 'none'].includes(v.geocoder)) {
     throw new UsageError(`--geocoder: expected table, nominatim or none, got '${v.geocoder}'`);
@@ -119,6 +126,10 @@ export function parseServeArgs(argv: string[]): ServeConfig {
 
 export async function main(argv: string[]): Promise<number> {
   const config = parseServeArgs(argv);
+  if (config === 'help') {
+    process.stdout.write(SERVE_USAGE + '\n');
+    return 0;
+  }
   const geocoder = createGeocoder(config.geocoder, { addressBook: config.addressBook, url: config.geocoderUrl });
   const store = Store.open(config.db);
   let worker: GeocodeWorker | undefined;

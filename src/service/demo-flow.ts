@@ -44,10 +44,15 @@ export async function main(argv: string[]): Promise<number> {
         out: { type: 'string' },
         'job-time-limit': { type: 'string' },
         orders: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
       },
     }));
   } catch (err) {
     throw new UsageError(`${(err as Error).message.split('\n')[0]} (usage: ${USAGE})`);
+  }
+  if (values.help) {
+    process.stdout.write(`usage: delivery-planner ${USAGE}\n`);
+    return 0;
   }
   const limit = values['job-time-limit'];
   if (limit !== undefined && (!/^\d{1,4}(\.\d{1,3})?$/.test(limit) || Number(limit) <= 0)) throw new UsageError(`--job-time-limit: expected seconds above 0, got '${limit}'`);

@@ -104,6 +104,16 @@ describe('admin CLI', () => {
     expectUsage(admin('webhook', 'list', '--company', 'x'), /--company: not an integer/);
   });
 
+  it('takes negative numbers as option values (west of Greenwich, south of the equator)', () => {
+    const c = admin('company', 'create', '--name', 'Madrid').json.id as number;
+    const wh = admin('warehouse', 'create', '--company', String(c), '--name', 'Sur', '--lat', '-33.45', '--lon', '-3.7');
+    expect(wh.code, wh.stderr).toBe(0);
+    expect(wh.json).toMatchObject({ lat: -33.45, lon: -3.7 });
+    expect(admin('warehouse', 'create', '--company', String(c), '--name', 'Eq', '--lat=-0.5', '--lon', '-.25').json).toMatchObject({ lat: -0.5, lon: -0.25 });
+    // an option, not a number, after an option that needs a value is still refused
+    expectUsage(admin('warehouse', 'create', '--company', String(c), '--name', 'X', '--lat', '--lon', '1'), /--lat/);
+  });
+
   it('exits 2 with one line on bad arguments (real command)', () => {
     expectUsage(admin(), /missing command/);
     expectUsage(admin('company', 'create', '--name', 'X', '--bogus', '1'), /Unknown option '--bogus'/);
