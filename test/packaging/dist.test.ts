@@ -1,0 +1,95 @@
+/**
+ * The built package as a user loads it: tsup builds the library (ESM and CJS, the `engine`
+ * subpath, the CLI and the worker) into a folder under node_modules (so its dependencies
+ * resolve as they would in a consumer's project), and a child process loads it with `require` and
+ * with `import`: solve on every matrix kind and on 2,000 orders, solveParallel on worker threads,
+ * a planning job on JobService. Every solution is checked here with the independent checker.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProblemInput, SolveResult } from '../../src/model/input.js';
+import { checkSolution } from '../helpers/checker.js';
+import { randomProblem } from '../helpers/problems.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const out = join(root, 'node_modules', `.dist-test-${process.pid}`);
+
+function problems(): Record<string, ProblemInput> {
+  const euclidean = randomProblem({ orders: 40, vehicles: 6, seed: 3, windows: true });
+  const coords = (euclidean.matrix as { coordinates: Array<[number, number]> }).coordinates;
+  // the same plane as latitudes and longitudes around Berlin (1 unit ~ 100 m)
+  const haversine: ProblemInput = { ...euclidean, matrix: { kind: 'haversine', coordinates: coords.map(([x, y]) => [52.5 + y / 1000, 13.4 + x / 700]), speedKmh: 30 } };
+  const d = coords.map(([x1, y1]) => coords.map(([x2, y2]) => Math.round(Math.hypot(x1 - x2, y1 - y2) * 10) / 10));
+  const explicit: ProblemInput = { ...euclidean, matrix: { kind: 'explicit', distance: d, duration: d } };
+  const large = randomProblem({ orders: 2000, vehicles: 150, seed: 4, capacity: 300 });
+  return { euclidean, haversine, explicit, large };
+}
+
+/** The program the child runs: `LOAD` is require(...) or await import(...). */
+const program = (load: (file: string) => string) => `
+const input = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));
+(async () => {
+  const engine = ${load('engine')};
+  const full = ${load('index')};
+  const out = { solved: {}, exports: { engineHasStore: 'Store' in engine, fullHasStore: typeof full.Store, fullSolve: typeof full.solve } };
+  for (const [name, p] of Object.entries(input)) {
+    out.solved[name] = engine.solve(p, name === 'large' ? { timeLimit: 3, seed: 1 } : { iterations: 300, seed: 1 });
+  }
+  out.parallel = await engine.solveParallel(input.euclidean, { threads: 2, timeLimit: 0.5, seed: 1 });
+  const store = new engine.MemoryPlanningStore();
+  store.addCompany({ id: 1, timezone: 'UTC' });
+  store.addWarehouse({ id: 1, companyId: 1, name: 'W', address: 'x', lat: 52.5, lon: 13.4 });
+  store.addVehicle({ id: 1, companyId: 1, name: 'Van', active: true, warehouseId: 1, capacityKg: 100, capacityM3: 10, shift: '08:00-18:00',
+    maxDistanceKm: null, maxDurationMin: null, maxOrders: null, features: [] });
+  for (let i = 1; i <= 3; i++) store.addOrder({ id: i, companyId: 1, externalId: 'E' + i, status: 'new', address: 'a', lat: 52.5 + i / 100, lon: 13.4,
+    weightKg: 1, volumeM3: 0.1, serviceTimeMin: 5, timeWindowStart: null, timeWindowEnd: null, deliveryDate: '2026-12-01' });
+  const pool = new engine.SolverPool({ threads: 1 });
+  const jobs = new engine.JobService({ store, pool, timeBudgetSec: 0.3 });
+  const job = await jobs.submit(1, { order_ids: [1, 2, 3] });
+  out.job = await jobs.waitFor(1, job.job_id);
+  await pool.destroy();
+  process.stdout.write(JSON.stringify(out));
+})().catch((e) => { console.error(e); process.exit(1); });
+`;
+
+function run(kind: 'cjs' | 'esm', input: Record<string, ProblemInput>) {
+  const code =
+    kind === 'cjs'
+      ? program((f) => `require(${JSON.stringify(join(out, `${f}.cjs`))})`)
+      : program((f) => `await import(${JSON.stringify(join(out, `${f}.js`))})`);
+  const r = spawnSync(process.execPath, ['--input-type=commonjs', '-e', code], { input: JSON.stringify(input), encoding: 'utf8', timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
+  if (r.status !== 0) throw new Error(`${kind} child failed (${r.status}): ${r.stderr.slice(-2000)}`);
+  return JSON.parse(r.stdout) as { solved: Record<string, SolveResult>; parallel: SolveResult; job: { status: string; result: { route_ids: number[]; unassigned: unknown[] } }; exports: Record<string, unknown> };
+}
+
+describe('the built package, loaded as a consumer loads it', () => {
+  beforeAll(() => {
+    mkdirSync(out, { recursive: true });
+    const r = spawnSync(process.execPath, [join(root, 'node_modules', 'tsup', 'dist', 'cli-default.js'), '--out-dir', out, '--no-dts'], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+    if (r.status !== 0) throw new Error(`tsup failed: ${r.stderr.slice(-2000)}`);
+  }, 180_000);
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it('the engine subpath loads no native module', () => {
+    for (const file of ['engine.cjs', 'engine.js']) expect(readFileSync(join(out, file), 'utf8'), file).not.toMatch(/better-sqlite3/);
+  });
+
+  for (const kind of ['cjs', 'esm'] as const) {
+    it(`${kind}: solve on euclidean, haversine and explicit matrices and on 2,000 orders, solveParallel, a JobService job`, () => {
+      const input = problems();
+      const got = run(kind, input);
+      for (const [name, p] of Object.entries(input)) {
+        expect(checkSolution(p, got.solved[name]!), `${kind} ${name}`).toEqual([]);
+        expect(got.solved[name]!.routes.length, `${kind} ${name}`).toBeGreaterThan(0);
+      }
+      expect(got.solved.large!.unassigned.length).toBe(0);
+      expect(checkSolution(input.euclidean!, got.parallel)).toEqual([]);
+      expect(got.job.status).toBe('done');
+      expect(got.job.result.route_ids).toHaveLength(1);
+      expect(got.exports).toEqual({ engineHasStore: false, fullHasStore: 'function', fullSolve: 'function' });
+    }, 180_000);
+  }
+});
