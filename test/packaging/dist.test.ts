@@ -68,10 +68,28 @@ function run(kind: 'cjs' | 'esm', input: Record<string, ProblemInput>) {
 describe('the built package, loaded as a consumer loads it', () => {
   beforeAll(() => {
     mkdirSync(out, { recursive: true });
-    const r = spawnSync(process.execPath, [join(root, 'node_modules', 'tsup', 'dist', 'cli-default.js'), '--out-dir', out, '--no-dts'], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(process.execPath, [join(root, 'node_modules', 'tsup', 'dist', 'cli-default.js'), '--out-dir', out], { cwd: root, encoding: 'utf8', timeout: 120_000 });
     if (r.status !== 0) throw new Error(`tsup failed: ${r.stderr.slice(-2000)}`);
   }, 180_000);
   afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it('the shipped declarations need only what a consumer installs with the package (no TS7016)', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const installed = new Set(Object.keys(pkg.dependencies));
+    const missing: string[] = [];
+    for (const file of ['index.d.ts', 'index.d.cts', 'engine.d.ts', 'engine.d.cts']) {
+      const text = readFileSync(join(out, file), 'utf8');
+      for (const [, spec] of text.matchAll(/from '([^'.][^']{0,200})'/g)) {
+        if (spec!.startsWith('node:')) continue; // @types/node: the consumer's own
+        const name = spec!.startsWith('@') ? spec!.split('/').slice(0, 2).join('/') : spec!.split('/')[0]!;
+        const own = JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { types?: string; typings?: string };
+        const typed = own.types !== undefined || own.typings !== undefined;
+        const needed = typed ? name : `@types/${name.replace(/^@/, '').replace('/', '__')}`;
+        if (!installed.has(needed)) missing.push(`${file}: ${spec} needs ${needed} in dependencies`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
 
   it('the engine subpath loads no native module', () => {
     for (const file of ['engine.cjs', 'engine.js']) expect(readFileSync(join(out, file), 'utf8'), file).not.toMatch(/better-sqlite3/);
