@@ -37,5 +37,18 @@ export {
 export { SolverPool, PoolTaskError, defaultWorkerFile, type SolverPoolOptions, type PoolFailure } from './pool/pool.js';
 export type { SolveTask } from './pool/messages.js';
 export { solve } from './solver/solve.js';
+export type {
+  MatrixInput,
+  DepotInput,
+  VehicleInput,
+  OrderInput,
+  ProblemInput,
+  Objective,
+  SolveOptions,
+  UnassignedReason,
+  StopResult,
+  RouteResult,
+  SolveResult,
+} from './model/input.js';
 export { problemSchema, parseProblem, ProblemValidationError } from './schema/problem.js';
 export { solveParallel } from './solver/parallel.js';

@@ -46,10 +46,15 @@ export interface AppServices {
   orders: OrderService;
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    services: AppServices;
-  }
+// Kept beside the app, not declared on FastifyInstance: a module augmentation in the shipped
+// declarations is declared twice when a consumer loads both index.d.ts and index.d.cts (TS2717).
+const servicesOf = new WeakMap<FastifyInstance, AppServices>();
+
+/** The services behind an app built by buildApp. */
+export function appServices(app: FastifyInstance): AppServices {
+  const services = servicesOf.get(app);
+  if (!services) throw new Error('not an app built by buildApp');
+  return services;
 }
 
 export function buildApp(options: AppOptions): FastifyInstance {
@@ -79,7 +84,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     onGeocodeQueued: options.onGeocodeQueued,
     clock: options.clock,
   });
-  app.decorate('services', { store: options.store, events, orders });
+  servicesOf.set(app, { store: options.store, events, orders });
 
   // Every body is JSON, whatever its Content-Type says; an empty body is "no body".
   app.removeAllContentTypeParsers();

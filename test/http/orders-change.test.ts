@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OrderStatusChanged } from '../../src/service/events.js';
 import { makeApp } from './fixture.js';
+import { appServices } from '../../src/http/app.js';
 
 let f: ReturnType<typeof makeApp>;
 beforeEach(() => {
@@ -113,7 +114,7 @@ describe('PATCH /orders/{id}/ (4.4)', () => {
 describe('POST /orders/{id}/cancel/ (4.5) and history (4.10)', () => {
   it('archives a new order: 200 with the order, a history entry and an order.status_changed event', async () => {
     const events: OrderStatusChanged[] = [];
-    f.app.services.events.on('order.status_changed', (e) => events.push(e));
+    appServices(f.app).events.on('order.status_changed', (e) => events.push(e));
     const o = await create();
     const r = await f.inject('POST', `/orders/${o.id}/cancel/`);
     expect(r.statusCode).toBe(200);

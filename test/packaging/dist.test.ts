@@ -1,12 +1,17 @@
 /**
- * The built package as a user loads it: tsup builds the library (ESM and CJS, the `engine`
- * subpath, the CLI and the worker) into a folder under node_modules (so its dependencies
- * resolve as they would in a consumer's project), and a child process loads it with `require` and
- * with `import`: solve on every matrix kind and on 2,000 orders, solveParallel on worker threads,
- * a planning job on JobService. Every solution is checked here with the independent checker.
+ * The package as a user installs it: tsup builds the library (ESM and CJS, the `engine` subpath,
+ * the CLI and the worker) into a staging copy of the package, `npm pack` makes the tarball (so
+ * `files` and `exports` are what ships), and the tarball is unpacked as
+ * `<tmp>/node_modules/delivery-planner` in a folder under this project's node_modules (its own
+ * dependencies resolve from there as they would in a consumer's project). Then:
+ * - a consumer project type-checks against the shipped declarations with `tsc --strict` and no
+ *   skipLibCheck, from an ES module and a CommonJS module at once (TS7016, TS2717);
+ * - a child process loads it by its name with `require` and with `import`: solve on every matrix
+ *   kind and on 2,000 orders, solveParallel on worker threads, a planning job on JobService. Every
+ *   solution is checked here with the independent checker.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +20,11 @@ import { checkSolution } from '../helpers/checker.js';
 import { randomProblem } from '../helpers/problems.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const out = join(root, 'node_modules', `.dist-test-${process.pid}`);
+const tmp = join(root, 'node_modules', `.pack-test-${process.pid}`);
+const staging = join(tmp, 'staging');
+const installed = join(tmp, 'node_modules', 'delivery-planner');
+const out = join(installed, 'dist');
+const consumer = join(tmp, 'consumer');
 
 function problems(): Record<string, ProblemInput> {
   const euclidean = randomProblem({ orders: 40, vehicles: 6, seed: 3, windows: true });
@@ -58,20 +67,70 @@ const input = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));
 function run(kind: 'cjs' | 'esm', input: Record<string, ProblemInput>) {
   const code =
     kind === 'cjs'
-      ? program((f) => `require(${JSON.stringify(join(out, `${f}.cjs`))})`)
-      : program((f) => `await import(${JSON.stringify(join(out, `${f}.js`))})`);
-  const r = spawnSync(process.execPath, ['--input-type=commonjs', '-e', code], { input: JSON.stringify(input), encoding: 'utf8', timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
+      ? program((f) => `require(${JSON.stringify(f === 'index' ? 'delivery-planner' : 'delivery-planner/engine')})`)
+      : program((f) => `await import(${JSON.stringify(f === 'index' ? 'delivery-planner' : 'delivery-planner/engine')})`);
+  const r = spawnSync(process.execPath, ['--input-type=commonjs', '-e', code], { cwd: consumer, input: JSON.stringify(input), encoding: 'utf8', timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
   if (r.status !== 0) throw new Error(`${kind} child failed (${r.status}): ${r.stderr.slice(-2000)}`);
   return JSON.parse(r.stdout) as { solved: Record<string, SolveResult>; parallel: SolveResult; job: { status: string; result: { route_ids: number[]; unassigned: unknown[] } }; exports: Record<string, unknown> };
 }
 
 describe('the built package, loaded as a consumer loads it', () => {
   beforeAll(() => {
-    mkdirSync(out, { recursive: true });
-    const r = spawnSync(process.execPath, [join(root, 'node_modules', 'tsup', 'dist', 'cli-default.js'), '--out-dir', out], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+    rmSync(tmp, { recursive: true, force: true });
+    mkdirSync(staging, { recursive: true });
+    const r = spawnSync(process.execPath, [join(root, 'node_modules', 'tsup', 'dist', 'cli-default.js'), '--out-dir', join(staging, 'dist')], { cwd: root, encoding: 'utf8', timeout: 120_000 });
     if (r.status !== 0) throw new Error(`tsup failed: ${r.stderr.slice(-2000)}`);
-  }, 180_000);
-  afterAll(() => rmSync(out, { recursive: true, force: true }));
+    cpSync(join(root, 'package.json'), join(staging, 'package.json'));
+    cpSync(join(root, 'README.md'), join(staging, 'README.md'));
+    cpSync(join(root, 'data'), join(staging, 'data'), { recursive: true });
+    // the package is built already: no prepare script (it would build again, into the project)
+    const pack = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], { cwd: staging, encoding: 'utf8', timeout: 120_000 });
+    if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr.slice(-2000)}`);
+    const tarball = join(tmp, (JSON.parse(pack.stdout) as Array<{ filename: string }>)[0]!.filename);
+    mkdirSync(installed, { recursive: true });
+    const untar = spawnSync('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1'], { encoding: 'utf8' });
+    if (untar.status !== 0) throw new Error(`tar failed: ${untar.stderr}`);
+    mkdirSync(consumer, { recursive: true });
+  }, 240_000);
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it('the tarball holds the build, the data and the package.json, and no sources or tests', () => {
+    const top = readdirSync(installed).sort();
+    expect(top).toEqual(expect.arrayContaining(['README.md', 'data', 'dist', 'package.json']));
+    expect(top).not.toContain('src');
+    expect(top).not.toContain('test');
+    expect(readdirSync(out)).toEqual(expect.arrayContaining(['index.js', 'index.cjs', 'index.d.ts', 'index.d.cts', 'engine.js', 'engine.cjs', 'cli.js', 'worker.js']));
+  });
+
+  it('a consumer type-checks with tsc --strict, no skipLibCheck, importing from ESM and requiring from CommonJS', () => {
+    writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    writeFileSync(
+      join(consumer, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { strict: true, module: 'node16', moduleResolution: 'node16', target: 'es2022', noEmit: true, skipLibCheck: false, types: ['node'], typeRoots: [join(root, 'node_modules', '@types')] },
+        files: ['esm.mts', 'cjs.cts'],
+      }),
+    );
+    writeFileSync(
+      join(consumer, 'esm.mts'),
+      `import { solve, buildApp, JobService, type ProblemInput } from 'delivery-planner';
+import { solveParallel, type SolveResult } from 'delivery-planner/engine';
+const p: ProblemInput | undefined = undefined;
+export const used: Array<unknown> = [solve, buildApp, JobService, solveParallel, p];
+export type R = SolveResult;
+`,
+    );
+    writeFileSync(
+      join(consumer, 'cjs.cts'),
+      `import planner = require('delivery-planner');
+import engine = require('delivery-planner/engine');
+export const used: Array<unknown> = [planner.solve, planner.buildApp, engine.solve];
+`,
+    );
+    const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', consumer], { cwd: consumer, encoding: 'utf8', timeout: 120_000 });
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.status).toBe(0);
+  }, 120_000);
 
   it('the shipped declarations need only what a consumer installs with the package (no TS7016)', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
