@@ -5,6 +5,8 @@
  * fsync for up to `batchSize` table lookups); between batches the loop yields to the event loop
  * so the API stays responsive.
  */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Store } from '../store/store.js';
 import type { GeocodeTask } from '../store/types.js';
@@ -21,6 +23,15 @@ export interface GeocodeWorkerOptions {
   retryBaseMs?: number;
   /** After this many failed attempts the task is dropped and the order keeps null lat/lon. */
   maxAttempts?: number;
+  /** The name this worker claims tasks under (default: host, pid and a random part). */
+  owner?: string;
+  /** How long claimed tasks are this worker's alone, ms (default 30 000). Each look at the queue
+   *  claims them anew. A lookup that outlives its lease is harmless: its result is written only
+   *  while this worker still holds the task, else another process looks it up again. */
+  leaseMs?: number;
+  /** Longest sleep between looks at the queue when idle, ms (default 1 000): other processes
+   *  queue tasks too, and a dead process's leases run out. */
+  pollMs?: number;
 }
 
 type Outcome = { task: GeocodeTask; coordinates: Coordinates | null } | { task: GeocodeTask; error: GeocodeError };
@@ -37,8 +48,10 @@ export class GeocodeWorker {
   private timer: NodeJS.Timeout | undefined;
   private idleWaiters: (() => void)[] = [];
   private abort = new AbortController();
+  readonly owner: string;
 
   constructor(private readonly options: GeocodeWorkerOptions) {
+    this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     this.store = options.store;
     this.clock = options.clock ?? systemClock;
     this.batchSize = options.batchSize ?? 50;
@@ -64,6 +77,11 @@ export class GeocodeWorker {
     this.abort.abort();
     this.notify();
     await this.loop;
+    try {
+      this.store.geocodeQueue.releaseAll(this.owner);
+    } catch {
+      // the leases run out instead
+    }
     this.releaseIdle();
   }
 
@@ -101,7 +119,9 @@ export class GeocodeWorker {
 
   /** One round: the due tasks, or a sleep until the next is due or new work is notified. */
   private async step(): Promise<void> {
-    const tasks = this.store.geocodeQueue.due(this.clock().toISOString(), this.batchSize);
+    const now = this.clock();
+    const lease = { owner: this.owner, until: new Date(now.getTime() + (this.options.leaseMs ?? 30_000)).toISOString() };
+    const tasks = this.store.geocodeQueue.due(now.toISOString(), this.batchSize, lease);
     if (tasks.length === 0) {
       this.releaseIdle();
       await this.sleepUntilDue();
@@ -136,7 +156,8 @@ export class GeocodeWorker {
       for (const outcome of outcomes) {
         const { task } = outcome;
         const current = this.store.geocodeQueue.get(task.id);
-        if (!current) continue; // replaced by a newer address, cancelled or done elsewhere
+        // replaced by a newer address, cancelled, done elsewhere, or taken over by another process
+        if (!current || this.store.geocodeQueue.leaseOwner(task.id) !== this.owner) continue;
         if ('error' in outcome) {
           const attempts = current.attempts + 1;
           if (!outcome.error.transient || attempts >= this.maxAttempts) {
@@ -158,13 +179,13 @@ export class GeocodeWorker {
   }
 
   private async sleepUntilDue(): Promise<void> {
-    const next = this.store.geocodeQueue.nextDueAt();
+    const now = this.clock();
+    const next = this.store.geocodeQueue.nextDueAt(now.toISOString());
+    const poll = this.options.pollMs ?? 1_000;
     await new Promise<void>((resolve) => {
       this.wake = resolve;
-      if (next !== undefined) {
-        const ms = Math.max(0, Math.min(Date.parse(next) - this.clock().getTime(), 2 ** 31 - 1));
-        this.timer = setTimeout(resolve, ms);
-      }
+      const ms = next === undefined ? poll : Math.max(0, Math.min(Date.parse(next) - now.getTime(), poll));
+      this.timer = setTimeout(resolve, ms);
     });
     this.wake = undefined;
     if (this.timer) clearTimeout(this.timer);

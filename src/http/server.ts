@@ -36,6 +36,8 @@ export interface ServeConfig {
   rateLimit: number;
   /** Planning and webhooks (src/service/planning.ts). */
   flow?: FlowServeOptions;
+  /** false (`--jobs off`): the API only; planning jobs, webhooks and geocoding run in `worker` processes. */
+  jobs: boolean;
 }
 
 /** The package root (holds package.json), found from this file in src/ or in dist/. */
@@ -52,7 +54,7 @@ export function packageRoot(): string {
 export const DEMO_ADDRESS_BOOK = () => join(packageRoot(), 'data', 'demo', 'addresses.csv');
 
 const USAGE =
-  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--workers N] [--demo] [--log-level info] [--rate-limit 1200] ' + FLOW_SERVE_USAGE;
+  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--workers N] [--demo] [--log-level info] [--rate-limit 1200] [--jobs on|off] ' + FLOW_SERVE_USAGE;
 
 const SERVE_OPTIONS = {
   host: { type: 'string', default: '127.0.0.1' },
@@ -67,6 +69,7 @@ const SERVE_OPTIONS = {
   demo: { type: 'boolean', default: false },
   'log-level': { type: 'string', default: 'info' },
   'rate-limit': { type: 'string', default: String(DEFAULT_RATE_LIMIT_PER_MINUTE) },
+  jobs: { type: 'string', default: 'on' },
   help: { type: 'boolean', short: 'h' },
   ...flowServeArgs,
 } as const;
@@ -105,6 +108,7 @@ export function parseServeArgs(argv: string[]): ServeConfig | 'help' {
   if (!/^\d{1,7}$/.test(v['rate-limit'])) {
     throw new UsageError(`--rate-limit: expected requests a minute per key (0 = no limit), got '${v['rate-limit']}'`);
   }
+  if (v.jobs !== 'on' && v.jobs !== 'off') throw new UsageError(`--jobs: expected on or off, got '${v.jobs}'`);
   const addressBook = v['address-book'] ?? DEMO_ADDRESS_BOOK();
   if (v.geocoder === 'table' && !existsSync(addressBook)) throw new UsageError(`--address-book: no such file '${addressBook}'`);
   return {
@@ -121,6 +125,7 @@ export function parseServeArgs(argv: string[]): ServeConfig | 'help' {
     logLevel: v['log-level'],
     rateLimit: Number(v['rate-limit']),
     flow: parseFlowServeArgs(v, (m) => new UsageError(m)),
+    jobs: v.jobs === 'on',
   };
 }
 
@@ -145,6 +150,8 @@ export async function main(argv: string[]): Promise<number> {
     webhookRetryDelaysMs: config.flow?.webhookRetryDelaysMs,
     maxJobsPerCompany: config.flow?.maxJobsPerCompany,
     positionRetentionDays: config.flow?.positionRetentionDays,
+    leaseMs: config.flow?.leaseMs,
+    runJobs: config.jobs,
     log: { info: (o, m) => app.log.info(o, m), warn: (o, m) => app.log.warn(o, m), error: (o, m) => app.log.error(o, m) },
   });
   const app = buildApp({
@@ -156,8 +163,8 @@ export async function main(argv: string[]): Promise<number> {
     logger: { level: config.logLevel, stream: process.stderr },
     rateLimit: config.rateLimit,
   });
-  if (geocoder) {
-    worker = new GeocodeWorker({ store, geocoder, log: app.log });
+  if (geocoder && config.jobs) {
+    worker = new GeocodeWorker({ store, geocoder, log: app.log, leaseMs: config.flow?.leaseMs });
   }
   // Once shutdown starts, an in-flight answer closes its connection, so a client's keep-alive
   // socket cannot hold the exit until the keep-alive time-out.
@@ -179,7 +186,7 @@ export async function main(argv: string[]): Promise<number> {
   worker?.start();
   await planning.start();
   app.log.info(
-    { db: config.db, geocoder: config.geocoder, pending_geocoding: store.geocodeQueue.count() },
+    { db: config.db, geocoder: config.geocoder, jobs: config.jobs ? 'on' : 'off', pending_geocoding: store.geocodeQueue.count() },
     'service started',
   );
 

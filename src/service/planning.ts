@@ -40,8 +40,14 @@ export interface PlanningRuntimeOptions {
   matrixDeadlineMs?: number;
   /** Planning jobs of one company queued or running at once (default 4). */
   maxJobsPerCompany?: number;
-  /** How long stop() lets running jobs finish before abandoning them (default 5 s). */
+  /** How long stop() lets running jobs finish before handing them back (default 5 s). */
   drainMs?: number;
+  /** false (`serve --jobs off`): accept and queue work, run no planning job, webhook delivery or
+   *  geocoding here; worker processes on the same database do. Default true. */
+  runJobs?: boolean;
+  /** How long work claimed by this process (a planning job, a webhook delivery, a geocoding task)
+   *  stays its own without renewal, ms (default 30 s): a process that died loses it then. */
+  leaseMs?: number;
   log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -86,10 +92,10 @@ export class OutboxPlanningStore extends SqlitePlanningStore {
     }).immediate();
   }
 
-  override updateJob(jobId: number, change: { status: 'running' } | { status: 'failed'; error: string }, at: string): JobRecord {
-    if (change.status !== 'failed') return super.updateJob(jobId, change, at);
+  override updateJob(jobId: number, change: { status: 'running' } | { status: 'failed'; error: string }, at: string, owner?: string): JobRecord {
+    if (change.status !== 'failed') return super.updateJob(jobId, change, at, owner);
     return this.database.transaction(() => {
-      const job = super.updateJob(jobId, change, at);
+      const job = super.updateJob(jobId, change, at, owner);
       this.publish(job.companyId, 'planning_job.finished', toJobView(job));
       return job;
     }).immediate();
@@ -106,6 +112,7 @@ export function createPlanningRuntime(options: PlanningRuntimeOptions): Planning
   const dispatcher = createWebhookDispatcher(options.store, {
     timeoutMs: options.webhookTimeoutMs,
     retryDelaysMs: options.webhookRetryDelaysMs,
+    leaseMs: options.leaseMs,
     log,
   });
   const jobs = new JobService({
@@ -118,6 +125,9 @@ export function createPlanningRuntime(options: PlanningRuntimeOptions): Planning
     matrixDeadlineMs: options.matrixDeadlineMs,
     onError: (error, jobId) => log?.error({ err: error, job_id: jobId }, 'planning job could not be written; retrying'),
     onJobFailed: (error, jobId) => log?.warn({ err: error, job_id: jobId }, 'planning job failed'),
+    onLeaseLost: (jobId) => log?.warn({ job_id: jobId }, 'planning job taken over by another process (its lease ran out); this one wrote nothing'),
+    runJobs: options.runJobs !== false,
+    leaseMs: options.leaseMs,
   });
   let bridge: EventBridge | undefined = bridgeEvents({
     store: options.store,
@@ -168,6 +178,7 @@ export function createPlanningRuntime(options: PlanningRuntimeOptions): Planning
       void prune();
       housekeeping = setInterval(() => void prune(), 3_600_000);
       housekeeping.unref();
+      if (options.runJobs === false) return;
       dispatcher.start();
       pool.warm();
       await jobs.start();
@@ -193,6 +204,7 @@ export function createPlanningRuntime(options: PlanningRuntimeOptions): Planning
 /** The `serve` options of this part, parsed from node:util parseArgs values. */
 export interface FlowServeOptions {
   jobTimeLimitSec?: number;
+  leaseMs?: number;
   webhookTimeoutMs?: number;
   webhookRetryDelaysMs?: number[];
   maxJobsPerCompany?: number;
@@ -202,17 +214,18 @@ export interface FlowServeOptions {
 /** The parseArgs option specs `serve` adds for planning and webhooks. */
 export const flowServeArgs = {
   'job-time-limit': { type: 'string' },
+  'lease-seconds': { type: 'string' },
   'webhook-timeout': { type: 'string' },
   'webhook-retry-delays': { type: 'string' },
   'max-jobs-per-company': { type: 'string' },
   'position-retention-days': { type: 'string' },
 } as const;
 
-export const FLOW_SERVE_USAGE = '[--job-time-limit SECONDS] [--webhook-timeout MS] [--webhook-retry-delays MS,MS,...] [--max-jobs-per-company 4] [--position-retention-days 30]';
+export const FLOW_SERVE_USAGE = '[--job-time-limit SECONDS] [--lease-seconds 30] [--webhook-timeout MS] [--webhook-retry-delays MS,MS,...] [--max-jobs-per-company 4] [--position-retention-days 30]';
 
 /** Validates the values; throws `usage(message)` on a bad one. */
 export function parseFlowServeArgs(
-  v: { 'job-time-limit'?: string; 'webhook-timeout'?: string; 'webhook-retry-delays'?: string; 'max-jobs-per-company'?: string; 'position-retention-days'?: string },
+  v: { 'job-time-limit'?: string; 'lease-seconds'?: string; 'webhook-timeout'?: string; 'webhook-retry-delays'?: string; 'max-jobs-per-company'?: string; 'position-retention-days'?: string },
   usage: (message: string) => Error,
 ): FlowServeOptions {
   const out: FlowServeOptions = {};
@@ -220,6 +233,11 @@ export function parseFlowServeArgs(
   if (limit !== undefined) {
     if (!/^\d{1,5}(\.\d{1,3})?$/.test(limit) || Number(limit) <= 0) throw usage(`--job-time-limit: expected seconds above 0, got '${limit}'`);
     out.jobTimeLimitSec = Number(limit);
+  }
+  const lease = v['lease-seconds'];
+  if (lease !== undefined) {
+    if (!/^\d{1,4}$/.test(lease) || Number(lease) < 1) throw usage(`--lease-seconds: expected whole seconds (1 or more), got '${lease}'`);
+    out.leaseMs = Number(lease) * 1000;
   }
   const timeout = v['webhook-timeout'];
   if (timeout !== undefined) {

@@ -25,6 +25,8 @@ export interface WebhookDeliveryOptions {
   retryDelaysMs?: readonly number[];
   /** How often the dispatcher looks at the outbox at the longest (ms). */
   pollMs?: number;
+  /** How long a claimed delivery stays this process's without an outcome, ms (WebhookDispatcher). */
+  leaseMs?: number;
   log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -36,6 +38,7 @@ export function createWebhookDispatcher(store: Store, options: WebhookDeliveryOp
     timeoutMs: options.timeoutMs ?? 10_000,
     retryDelaysMs: options.retryDelaysMs ?? defaultRetryDelaysMs,
     pollMs: options.pollMs,
+    leaseMs: options.leaseMs,
     paused: () => store.webhooks.inactiveIds(),
     onOutcome: (subscriptionId, ok, at) => {
       if (store.webhooks.recordOutcome(subscriptionId, ok, at)) {

@@ -6,6 +6,7 @@
  * receiver costs one slot of the loop for at most the time-out.
  */
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Delivery, WebhookOutbox } from './outbox.js';
 import { signatureHeader } from './signature.js';
 
@@ -45,9 +46,15 @@ export interface WebhookDispatcherOptions {
   onError?: (delivery: Delivery, error: string) => void;
   /** The outbox could not be read or written (busy or full database): the loop backs off. */
   onFault?: (error: unknown) => void;
+  /** The name this loop claims deliveries under (default: host, pid and a random part). */
+  owner?: string;
+  /** How long a claimed delivery is this loop's alone, ms (default 30 s; never under 2 time-outs).
+   *  Longer than any try can last, so it needs no renewal; a process that dies mid-send leaves
+   *  it to run out, and the delivery goes out again from another process. */
+  leaseMs?: number;
 }
 
-type Settings = Required<Omit<WebhookDispatcherOptions, 'onError' | 'onFault' | 'onOutcome' | 'paused'>> &
+type Settings = Required<Omit<WebhookDispatcherOptions, 'onError' | 'onFault' | 'onOutcome' | 'paused' | 'owner' | 'leaseMs'>> &
   Pick<WebhookDispatcherOptions, 'onError' | 'onFault' | 'onOutcome' | 'paused'>;
 
 const DEFAULTS = { timeoutMs: 10_000, retryDelaysMs: defaultRetryDelaysMs, concurrency: 8, pollMs: 1_000, perSubscription: 2, now: Date.now };
@@ -64,11 +71,16 @@ export class WebhookDispatcher {
   private readonly stopping = new AbortController();
   private timer: NodeJS.Timeout | undefined;
   private running = false;
+  /** The lease holder name of this loop. */
+  readonly owner: string;
+  private readonly leaseMs: number;
 
   constructor(options: WebhookDispatcherOptions) {
     // an option given as undefined takes its default (a spread would keep the undefined)
     const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
     this.o = { ...DEFAULTS, ...given } as Settings;
+    this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    this.leaseMs = Math.max(options.leaseMs ?? 30_000, 2 * this.o.timeoutMs);
   }
 
   /** Queues `event` for every subscription of the company; returns the delivery ids. */
@@ -103,7 +115,7 @@ export class WebhookDispatcher {
 
   /** Resolves once nothing is in flight and nothing is due now (for tests and shutdown). */
   async settled(): Promise<void> {
-    while (this.inFlight.size > 0 || (this.running && (this.o.outbox.nextDue(this.paused()) ?? Infinity) <= this.o.now())) {
+    while (this.inFlight.size > 0 || (this.running && (this.o.outbox.nextDue(this.paused(), this.o.now()) ?? Infinity) <= this.o.now())) {
       await Promise.race([...this.inFlight.values(), new Promise((r) => setTimeout(r, 10))]);
     }
   }
@@ -128,7 +140,8 @@ export class WebhookDispatcher {
       const free = this.o.concurrency - this.inFlight.size;
       if (free > 0) {
         const skip = new Set([...this.inFlight.keys(), ...this.cooling.keys()]);
-        for (const d of this.o.outbox.due(now, free, skip, { perSubscription: this.o.perSubscription, paused })) {
+        const lease = { owner: this.owner, until: now + this.leaseMs };
+        for (const d of this.o.outbox.due(now, free, skip, { perSubscription: this.o.perSubscription, paused, lease })) {
           const attempt = this.send(d).finally(() => {
             this.inFlight.delete(d.id);
             this.kick();
@@ -136,7 +149,7 @@ export class WebhookDispatcher {
           this.inFlight.set(d.id, attempt);
         }
       }
-      const next = this.o.outbox.nextDue(paused);
+      const next = this.o.outbox.nextDue(paused, now);
       wait = next === null ? this.o.pollMs : Math.min(this.o.pollMs, Math.max(0, next - now));
       this.faults = 0;
     } catch (error) {
@@ -152,7 +165,7 @@ export class WebhookDispatcher {
   }
 
   /** Writes a try's outcome; when the outbox cannot take it, the delivery waits in memory. */
-  private record(d: Delivery, write: () => void, notBefore: number): void {
+  private record(d: Delivery, write: () => boolean, notBefore: number): void {
     try {
       write();
     } catch (error) {
@@ -182,20 +195,24 @@ export class WebhookDispatcher {
       if (response.status >= 200 && response.status < 300) {
         const at = this.o.now();
         // not written: it stays pending and goes out again later (at-least-once, same id)
-        this.record(d, () => this.o.outbox.delivered(d.id, attempts, at), at + (this.o.retryDelaysMs[0] ?? 5_000));
+        this.record(d, () => this.o.outbox.delivered(d.id, attempts, at, this.owner), at + (this.o.retryDelaysMs[0] ?? 5_000));
         this.outcome(d, true, at);
         return;
       }
       problem = `HTTP ${response.status}`;
     } catch (err) {
-      if (this.stopping.signal.aborted) return; // shutting down: leave it pending, untouched
+      if (this.stopping.signal.aborted) {
+        // shutting down: it stays pending, untouched, free for the next process at once
+        this.record(d, () => (this.o.outbox.release(d.id, this.owner), true), 0);
+        return;
+      }
       problem = err instanceof Error && err.name === 'TimeoutError' ? `no answer within ${this.o.timeoutMs} ms` : describe(err);
     }
     const now = this.o.now();
     const delay = this.o.retryDelaysMs[attempts - 1];
     const last = this.o.retryDelaysMs.at(-1) ?? 5_000;
-    if (delay === undefined) this.record(d, () => this.o.outbox.giveUp(d.id, attempts, problem), now + last);
-    else this.record(d, () => this.o.outbox.retryLater(d.id, attempts, now + delay, problem), now + delay);
+    if (delay === undefined) this.record(d, () => this.o.outbox.giveUp(d.id, attempts, problem, this.owner), now + last);
+    else this.record(d, () => this.o.outbox.retryLater(d.id, attempts, now + delay, problem, this.owner), now + delay);
     this.outcome(d, false, now);
     this.o.onError?.(d, problem);
   }

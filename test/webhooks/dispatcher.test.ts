@@ -145,8 +145,10 @@ describe('webhook dispatcher', () => {
     d.start();
     await good.waitFor(20);
     expect(dead.received).toHaveLength(2);
+    // another process sees the dead one's two slots taken (in flight here, leased): it sends none of its backlog
     const outbox = new SqliteWebhookOutbox(db);
-    expect(outbox.due(Date.now(), 100, new Set(), { perSubscription: 2 }).filter((x) => x.subscriptionId === 1)).toHaveLength(2);
+    const other = { owner: 'another-process', until: Date.now() + 60_000 };
+    expect(outbox.due(Date.now(), 100, new Set(), { perSubscription: 2, lease: other }).filter((x) => x.subscriptionId === 1)).toHaveLength(0);
   });
 
   it('a paused subscription gets no tries; its deliveries wait and go out once it is active again', async () => {
@@ -183,12 +185,17 @@ describe('webhook dispatcher', () => {
     const d = dispatcher([{ id: 1, url: r.url, secret }], { onFault: (e) => faults.push(e) });
     const [id] = d.publish(1, 'planning_job.finished', { job_id: 1 });
     const locker = new Database(join(dir, 'planner.db'));
-    locker.exec('BEGIN IMMEDIATE');
     db.pragma('busy_timeout = 0');
+    // the delivery is claimed; while its request is answered, another writer takes the lock
+    r.onRequest = (i) => {
+      if (i === 0) locker.exec('BEGIN IMMEDIATE');
+    };
     d.start();
-    await r.waitFor(2); // delivered, but not recorded: tried again after the first retry delay
+    await r.waitFor(1);
+    while (faults.length === 0) await new Promise((res) => setTimeout(res, 10));
     locker.exec('COMMIT');
     locker.close();
+    await r.waitFor(2); // delivered, but not recorded: tried again, by the same process, same id
     const outbox = new SqliteWebhookOutbox(db);
     while (outbox.get(id!)!.status !== 'delivered') await new Promise((res) => setTimeout(res, 10));
     expect((faults[0] as { code?: string }).code).toMatch(/^SQLITE_BUSY/);
