@@ -19,7 +19,7 @@ import { createGeocoder, type GeocoderName } from '../geocode/providers.js';
 import { DEMO_ADDRESS_BOOK } from '../http/server.js';
 import { ServiceEvents } from '../service/events.js';
 import { createPlanningRuntime, FLOW_SERVE_USAGE, flowServeArgs, parseFlowServeArgs } from '../service/planning.js';
-import { Store } from '../store/store.js';
+import { openStore } from '../store/open.js';
 
 const USAGE =
   'worker --db PATH [--workers N] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--log-level info] ' +
@@ -94,7 +94,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const log = pino({ level: config.logLevel, base: { role: 'worker', pid: process.pid } }, process.stderr);
   const geocoder = createGeocoder(config.geocoder, { addressBook: config.addressBook, url: config.geocoderUrl });
-  const store = Store.open(config.db);
+  const store = await openStore(config.db);
   const planning = createPlanningRuntime({
     store,
     events: new ServiceEvents(),
@@ -119,7 +119,7 @@ export async function main(argv: string[]): Promise<number> {
     clearInterval(alive);
     await planning.stop().catch(() => undefined);
     await geocoding?.stop().catch(() => undefined);
-    store.close();
+    await store.close();
     throw err;
   }
   log.info({ db: config.db, owner: planning.jobs.owner, geocoder: config.geocoder }, 'worker started');
@@ -141,7 +141,7 @@ export async function main(argv: string[]): Promise<number> {
           code = 1;
         } finally {
           clearInterval(alive);
-          store.close();
+          await store.close().catch(() => undefined);
           process.off('SIGTERM', onTerm);
           process.off('SIGINT', onInt);
         }

@@ -8,13 +8,16 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type { StorePort } from '../store/port.js';
+import { portOf } from '../store/sqlite-port.js';
 import type { Store } from '../store/store.js';
 import type { GeocodeTask } from '../store/types.js';
 import { systemClock, type Clock } from '../service/time.js';
 import { GeocodeError, type Coordinates, type Geocoder } from './providers.js';
 
 export interface GeocodeWorkerOptions {
-  store: Store;
+  /** The storage port, or the SQLite store (used through its one port). */
+  store: Store | StorePort;
   geocoder: Geocoder;
   clock?: Clock;
   log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
@@ -37,7 +40,7 @@ export interface GeocodeWorkerOptions {
 type Outcome = { task: GeocodeTask; coordinates: Coordinates | null } | { task: GeocodeTask; error: GeocodeError };
 
 export class GeocodeWorker {
-  private readonly store: Store;
+  private readonly store: StorePort;
   private readonly clock: Clock;
   private readonly batchSize: number;
   private readonly retryBaseMs: number;
@@ -52,7 +55,7 @@ export class GeocodeWorker {
 
   constructor(private readonly options: GeocodeWorkerOptions) {
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-    this.store = options.store;
+    this.store = portOf(options.store);
     this.clock = options.clock ?? systemClock;
     this.batchSize = options.batchSize ?? 50;
     this.retryBaseMs = options.retryBaseMs ?? 30_000;
@@ -78,7 +81,7 @@ export class GeocodeWorker {
     this.notify();
     await this.loop;
     try {
-      this.store.geocodeQueue.releaseAll(this.owner);
+      await this.store.geocodeQueue.releaseAll(this.owner);
     } catch {
       // the leases run out instead
     }
@@ -121,7 +124,7 @@ export class GeocodeWorker {
   private async step(): Promise<void> {
     const now = this.clock();
     const lease = { owner: this.owner, until: new Date(now.getTime() + (this.options.leaseMs ?? 30_000)).toISOString() };
-    const tasks = this.store.geocodeQueue.due(now.toISOString(), this.batchSize, lease);
+    const tasks = await this.store.geocodeQueue.due(now.toISOString(), this.batchSize, lease);
     if (tasks.length === 0) {
       this.releaseIdle();
       await this.sleepUntilDue();
@@ -144,35 +147,35 @@ export class GeocodeWorker {
         break;
       }
     }
-    this.commit(outcomes);
+    await this.commit(outcomes);
     await yieldToLoop();
   }
 
-  private commit(outcomes: Outcome[]): void {
+  private async commit(outcomes: Outcome[]): Promise<void> {
     if (outcomes.length === 0) return;
     const now = this.clock();
     const nowIso = now.toISOString();
-    this.store.transaction(() => {
+    await this.store.transaction(async (tx) => {
       for (const outcome of outcomes) {
         const { task } = outcome;
-        const current = this.store.geocodeQueue.get(task.id);
+        const current = await tx.geocodeQueue.get(task.id);
         // replaced by a newer address, cancelled, done elsewhere, or taken over by another process
-        if (!current || this.store.geocodeQueue.leaseOwner(task.id) !== this.owner) continue;
+        if (!current || (await tx.geocodeQueue.leaseOwner(task.id)) !== this.owner) continue;
         if ('error' in outcome) {
           const attempts = current.attempts + 1;
           if (!outcome.error.transient || attempts >= this.maxAttempts) {
-            this.store.geocodeQueue.remove(task.id);
+            await tx.geocodeQueue.remove(task.id);
             this.options.log?.warn({ order_id: task.order_id, attempts, err: outcome.error.message }, 'geocoding given up');
           } else {
             const delay = Math.min(this.retryBaseMs * 2 ** (attempts - 1), 3_600_000);
-            this.store.geocodeQueue.retryLater(task.id, new Date(now.getTime() + delay).toISOString(), outcome.error.message);
+            await tx.geocodeQueue.retryLater(task.id, new Date(now.getTime() + delay).toISOString(), outcome.error.message);
             this.options.log?.warn({ order_id: task.order_id, attempts, err: outcome.error.message }, 'geocoding will retry');
           }
           continue;
         }
-        this.store.geocodeQueue.remove(task.id);
+        await tx.geocodeQueue.remove(task.id);
         if (outcome.coordinates) {
-          this.store.orders.applyGeocode(task.order_id, task.address, outcome.coordinates.lat_e6, outcome.coordinates.lon_e6, nowIso);
+          await tx.orders.applyGeocode(task.order_id, task.address, outcome.coordinates.lat_e6, outcome.coordinates.lon_e6, nowIso);
         }
       }
     });
@@ -180,7 +183,7 @@ export class GeocodeWorker {
 
   private async sleepUntilDue(): Promise<void> {
     const now = this.clock();
-    const next = this.store.geocodeQueue.nextDueAt(now.toISOString());
+    const next = await this.store.geocodeQueue.nextDueAt(now.toISOString());
     const poll = this.options.pollMs ?? 1_000;
     await new Promise<void>((resolve) => {
       this.wake = resolve;

@@ -7,6 +7,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { ServiceEvents } from '../service/events.js';
 import { OrderService } from '../service/orders.js';
 import type { Clock } from '../service/time.js';
+import type { StorePort } from '../store/port.js';
+import { portOf } from '../store/sqlite-port.js';
 import type { Store } from '../store/store.js';
 import { registerAuth } from './auth.js';
 import { BODY_LIMITS, REQUEST_TIMEOUT_MS } from './limits.js';
@@ -22,7 +24,8 @@ import { registerRouteRoutes } from './route-routes.js';
 export const API_PREFIX = '/api/public/v1';
 
 export interface AppOptions {
-  store: Store;
+  /** The storage port, or the SQLite store (used through its one port, sqlite-port.ts). */
+  store: Store | StorePort;
   events?: ServiceEvents;
   /** Queue new and changed addresses for geocoding (false for the `none` provider). Default true. */
   geocoding?: boolean;
@@ -41,7 +44,7 @@ export interface AppOptions {
 }
 
 export interface AppServices {
-  store: Store;
+  store: StorePort;
   events: ServiceEvents;
   orders: OrderService;
 }
@@ -75,16 +78,17 @@ export function buildApp(options: AppOptions): FastifyInstance {
     },
   });
 
+  const store = portOf(options.store);
   const events = options.events ?? new ServiceEvents();
   events.onListenerError = (err) => app.log.error({ err }, 'order.status_changed listener failed');
   const orders = new OrderService({
-    store: options.store,
+    store,
     events,
     geocoding: options.geocoding ?? true,
     onGeocodeQueued: options.onGeocodeQueued,
     clock: options.clock,
   });
-  servicesOf.set(app, { store: options.store, events, orders });
+  servicesOf.set(app, { store, events, orders });
 
   // Every body is JSON, whatever its Content-Type says; an empty body is "no body".
   app.removeAllContentTypeParsers();
@@ -105,7 +109,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // an unknown path is answered before its body is read
     if (request.is404) throw notFound();
   });
-  registerAuth(app, options.store);
+  registerAuth(app, store);
   // after auth (its hook runs first), before every route (its onRoute hook must see them all)
   registerRateLimit(app, options.rateLimit ?? DEFAULT_RATE_LIMIT_PER_MINUTE);
   app.setErrorHandler(errorHandler);
@@ -118,14 +122,14 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.register(
     async (api) => {
       registerOrderRoutes(api, orders);
-      registerPlanningRoutes(api, { store: options.store, jobs: options.jobs });
-      registerRouteRoutes(api, options.store);
+      registerPlanningRoutes(api, { store, jobs: options.jobs });
+      registerRouteRoutes(api, store);
     },
     { prefix: API_PREFIX },
   );
   app.register(
     async (internal) => {
-      registerDispatchRoutes(internal, { store: options.store, orders, clock: options.clock });
+      registerDispatchRoutes(internal, { store, orders, clock: options.clock });
     },
     { prefix: INTERNAL_PREFIX },
   );

@@ -14,7 +14,7 @@ import { UsageError } from '../cli/usage-error.js';
 import { GeocodeWorker } from '../geocode/worker.js';
 import { createGeocoder, type GeocoderName } from '../geocode/providers.js';
 import { ensureDemo } from '../service/demo.js';
-import { Store } from '../store/store.js';
+import { openStore } from '../store/open.js';
 import { buildApp } from './app.js';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from './rate-limit.js';
 import { ServiceEvents } from '../service/events.js';
@@ -136,7 +136,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const geocoder = createGeocoder(config.geocoder, { addressBook: config.addressBook, url: config.geocoderUrl });
-  const store = Store.open(config.db);
+  const store = await openStore(config.db);
   let worker: GeocodeWorker | undefined;
   const events = new ServiceEvents();
   const planning = createPlanningRuntime({
@@ -177,7 +177,7 @@ export async function main(argv: string[]): Promise<number> {
     await app.listen({ host: config.host, port: config.port });
   } catch (err) {
     await planning.stop();
-    store.close();
+    await store.close();
     throw new Error(`cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`);
   }
   const address = app.server.address();
@@ -186,12 +186,12 @@ export async function main(argv: string[]): Promise<number> {
   worker?.start();
   await planning.start();
   app.log.info(
-    { db: config.db, geocoder: config.geocoder, jobs: config.jobs ? 'on' : 'off', pending_geocoding: store.geocodeQueue.count() },
+    { db: config.db, geocoder: config.geocoder, jobs: config.jobs ? 'on' : 'off', pending_geocoding: await store.geocodeQueue.count() },
     'service started',
   );
 
   if (config.demo) {
-    const demo = ensureDemo(store, new Date().toISOString());
+    const demo = await ensureDemo(store, new Date().toISOString());
     const auth = `-H 'Authorization: Api-Key ${demo.key}'`;
     const lines = [
       `demo company ${demo.company.id} "${demo.company.name}" (${demo.company.timezone})${demo.created ? ' created' : ''}: warehouse ${demo.warehouse.id}, vehicles ${demo.vehicles.map((v) => v.id).join(', ')}`,
@@ -224,7 +224,7 @@ export async function main(argv: string[]): Promise<number> {
           app.log.error({ err }, 'error during shutdown');
           code = 1;
         } finally {
-          store.close();
+          await store.close().catch(() => undefined);
           process.off('SIGTERM', onTerm);
           process.off('SIGINT', onInt);
         }

@@ -105,6 +105,11 @@ export class MemoryPlanningStore implements PlanningStore {
     return used && used.at >= since ? { jobId: used.jobId, fingerprint: used.fingerprint } : undefined;
   }
 
+  pruneIdempotencyKeys(before: string): number {
+    let n = 0;
+    for (const [k, v] of this.idempotency) if (v.at < before && this.idempotency.delete(k)) n++;
+    return n;
+  }
   createJob(companyId: number, input: JobInput, at: string, maxUnfinished?: number, idempotency?: IdempotencyKey): JobRecord {
     if (idempotency) {
       const used = this.findIdempotent(companyId, idempotency.key, new Date(Date.parse(at) - IDEMPOTENCY_WINDOW_MS).toISOString());

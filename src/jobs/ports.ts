@@ -267,6 +267,8 @@ export interface JobStore {
    * Undefined when nothing is claimable.
    */
   claimJob(owner: string, at: string, leaseUntil: string): MaybePromise<JobRecord | undefined>;
+  /** Forgets Idempotency-Keys recorded before `before` (older than the replay window); how many. */
+  pruneIdempotencyKeys(before: string): MaybePromise<number>;
   /** Extends the lease; false when the job is no longer `running` under this owner. */
   renewLease(jobId: number, owner: string, leaseUntil: string): MaybePromise<boolean>;
   /** Hands a running job back: its lease ends, so the next claimJob anywhere takes it over first;

@@ -13,17 +13,17 @@ import { haversineProvider, type MatrixProvider } from '../jobs/problem.js';
 import { JobService } from '../jobs/service.js';
 import { osrmMatrix } from '../matrix/osrm.js';
 import { SolverPool } from '../pool/pool.js';
-import { IDEMPOTENCY_WINDOW_MS, type JobRecord, type PlanCommit } from '../jobs/ports.js';
-import { toJobView } from '../jobs/view.js';
-import type { Db } from '../store/db.js';
-import { SqlitePlanningStore } from '../store/planning.js';
+import { IDEMPOTENCY_WINDOW_MS } from '../jobs/ports.js';
+import type { StorePort } from '../store/port.js';
+import { portOf } from '../store/sqlite-port.js';
 import type { Store } from '../store/store.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { ServiceEvents } from './events.js';
 import { bridgeEvents, createWebhookDispatcher, type EventBridge } from './webhooks.js';
 
 export interface PlanningRuntimeOptions {
-  store: Store;
+  /** The storage port, or the SQLite store (used through its one port). */
+  store: Store | StorePort;
   /** The order service's events (the same object goes to buildApp). */
   events: ServiceEvents;
   /** Solver worker threads (default: cores, at most 4). */
@@ -68,55 +68,22 @@ export function matrixProvider(kind: 'haversine' | 'osrm', osrmUrl?: string): Ma
   return (points, signal) => osrmMatrix(points, { url: osrmUrl }, signal);
 }
 
-/**
- * The SQLite planning store that also writes the job layer's webhooks inside the transactions that
- * make the changes: a plan's in_route changes and its `planning_job.finished` commit with the plan,
- * a failed job's `planning_job.finished` with the failure. Nothing is lost between a commit and
- * the outbox, even to a kill -9. (The job service still emits the events on its bus afterwards,
- * for in-process listeners; the bridge then publishes none of them again.)
- */
-export class OutboxPlanningStore extends SqlitePlanningStore {
-  constructor(
-    private readonly database: Db,
-    private readonly publish: (companyId: number, event: 'planning_job.finished' | 'order.status_changed', data: unknown) => void,
-  ) {
-    super(database);
-  }
-
-  override commitPlan(plan: PlanCommit) {
-    return this.database.transaction(() => {
-      const committed = super.commitPlan(plan);
-      for (const c of committed.changes) this.publish(plan.companyId, 'order.status_changed', c);
-      this.publish(plan.companyId, 'planning_job.finished', toJobView(committed.job));
-      return committed;
-    }).immediate();
-  }
-
-  override updateJob(jobId: number, change: { status: 'running' } | { status: 'failed'; error: string }, at: string, owner?: string): JobRecord {
-    if (change.status !== 'failed') return super.updateJob(jobId, change, at, owner);
-    return this.database.transaction(() => {
-      const job = super.updateJob(jobId, change, at, owner);
-      this.publish(job.companyId, 'planning_job.finished', toJobView(job));
-      return job;
-    }).immediate();
-  }
-}
-
 export const DEFAULT_POSITION_RETENTION_DAYS = 30;
 const POSITION_PRUNE_BATCH = 5_000;
 
 export function createPlanningRuntime(options: PlanningRuntimeOptions): PlanningRuntime {
   const log = options.log;
+  const store = portOf(options.store);
   const bus = new EventBus((error, event) => log?.error({ err: error, event: event.event }, 'event handler failed'));
   const pool = new SolverPool({ threads: options.workers });
-  const dispatcher = createWebhookDispatcher(options.store, {
+  const dispatcher = createWebhookDispatcher(store, {
     timeoutMs: options.webhookTimeoutMs,
     retryDelaysMs: options.webhookRetryDelaysMs,
     leaseMs: options.leaseMs,
     log,
   });
   const jobs = new JobService({
-    store: new OutboxPlanningStore(options.store.db, (companyId, event, data) => dispatcher.publish(companyId, event, data)),
+    store: store.planning,
     pool,
     events: bus,
     matrix: matrixProvider(options.matrix ?? 'haversine', options.osrmUrl),
@@ -129,14 +96,7 @@ export function createPlanningRuntime(options: PlanningRuntimeOptions): Planning
     runJobs: options.runJobs !== false,
     leaseMs: options.leaseMs,
   });
-  let bridge: EventBridge | undefined = bridgeEvents({
-    store: options.store,
-    dispatcher,
-    serviceEvents: options.events,
-    bus,
-    busPublishedInStore: true,
-    onError: (error) => log?.error({ err: error }, 'webhook outbox write failed'),
-  });
+  let bridge: EventBridge | undefined = bridgeEvents({ dispatcher, serviceEvents: options.events, bus });
   bus.on('planning_job.finished', (e) =>
     log?.info({ job_id: e.data.job_id, status: e.data.status, routes: 'route_ids' in e.data.result ? e.data.result.route_ids.length : 0 }, 'planning job finished'),
   );
@@ -148,15 +108,13 @@ export function createPlanningRuntime(options: PlanningRuntimeOptions): Planning
   const retentionMs = (options.positionRetentionDays ?? DEFAULT_POSITION_RETENTION_DAYS) * 86_400_000;
   const prune = async () => {
     try {
-      const removed = options.store.db
-        .prepare(`DELETE FROM webhook_deliveries WHERE status = 'delivered' AND delivered_at < ?`)
-        .run(Date.now() - 7 * 86_400_000).changes;
+      const removed = await store.outbox.pruneDelivered(Date.now() - 7 * 86_400_000);
       if (removed > 0) log?.info({ removed }, 'old delivered webhooks removed');
-      options.store.db.prepare(`DELETE FROM idempotency_keys WHERE created_at < ?`).run(new Date(Date.now() - IDEMPOTENCY_WINDOW_MS).toISOString());
+      await store.planning.pruneIdempotencyKeys(new Date(Date.now() - IDEMPOTENCY_WINDOW_MS).toISOString());
       const before = new Date(Date.now() - retentionMs).toISOString();
       let positions = 0;
       for (;;) {
-        const n = options.store.routes.prunePositions(before, POSITION_PRUNE_BATCH);
+        const n = await store.routes.prunePositions(before, POSITION_PRUNE_BATCH);
         positions += n;
         if (n < POSITION_PRUNE_BATCH) break;
         await new Promise((resolve) => setImmediate(resolve)); // let requests in between batches

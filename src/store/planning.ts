@@ -237,6 +237,10 @@ export class SqlitePlanningStore implements PlanningStore {
     }).immediate();
   }
 
+  pruneIdempotencyKeys(before: string): number {
+    return this.db.prepare(`DELETE FROM idempotency_keys WHERE created_at < ?`).run(before).changes;
+  }
+
   findIdempotent(companyId: number, key: string, since: string): { jobId: number; fingerprint: string } | undefined {
     const row = this.db
       .prepare(`SELECT job_id, fingerprint FROM idempotency_keys WHERE company_id = ? AND key = ? AND created_at >= ?`)

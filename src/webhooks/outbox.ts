@@ -58,6 +58,8 @@ export interface WebhookOutbox {
   giveUp(id: string, attempts: number, error: string, owner?: string): boolean;
   /** Hands a claimed delivery back untouched (its try was stopped by a shutdown). */
   release(id: string, owner: string): void;
+  /** Removes delivered rows delivered before `before` (epoch ms); how many. */
+  pruneDelivered(before: number): number;
   get(id: string): Delivery | undefined;
   list(): Delivery[];
 }
@@ -199,6 +201,10 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
 
   giveUp(id: string, attempts: number, error: string, owner?: string): boolean {
     return this.update.run({ id, status: 'failed', attempts, nextAttemptAt: 0, lastError: error, deliveredAt: null, owner: owner ?? null }).changes === 1;
+  }
+
+  pruneDelivered(before: number): number {
+    return this.db.prepare(`DELETE FROM webhook_deliveries WHERE status = 'delivered' AND delivered_at < ?`).run(before).changes;
   }
 
   release(id: string, owner: string): void {
