@@ -105,3 +105,34 @@ describe('serve --jobs off and two workers on one SQLite file', () => {
     expect(await api.kill('SIGTERM')).toBe(0);
   });
 });
+
+describe('kill -9 of an API process while it writes a bulk upload (SQLite)', () => {
+  it('the upload is all there or not there at all, never half', async () => {
+    const s = seedDb({ vehicles: 1 });
+    try {
+      const seen = new Set<number>();
+      // kill at growing delays after the request left: before, during and after the write
+      // doubling the delay until a kill comes after the commit (500 orders there)
+      for (let delayMs = 1; delayMs <= 4_096 && !seen.has(500); delayMs *= 2) {
+        const api = await startServe(s.db, ['--jobs', 'off', '--geocoder', 'none']);
+        const call = client(api.base, s.key);
+        const batch = orders(500, `KILL${delayMs}`);
+        const answer = call('POST', '/api/public/v1/orders/bulk/', batch).then(
+          (r) => r.status,
+          () => 'no answer' as const,
+        );
+        await new Promise((r) => setTimeout(r, delayMs));
+        api.child.kill('SIGKILL');
+        await api.exited;
+        const status = await answer;
+        const n = (readDb(s.db, (db) => db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE external_id LIKE ?`).get(`KILL${delayMs}-%`)) as { n: number }).n;
+        expect([0, 500]).toContain(n);
+        if (status === 200) expect(n).toBe(500); // answered: it was committed
+        seen.add(n);
+      }
+      expect(seen).toEqual(new Set([0, 500])); // killed before the commit, then after it
+    } finally {
+      rmSync(s.dir, { recursive: true, force: true });
+    }
+  });
+});
