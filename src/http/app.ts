@@ -18,6 +18,7 @@ import type { JobService } from '../jobs/service.js';
 import { INTERNAL_PREFIX, registerDispatchRoutes } from './dispatch-routes.js';
 import { registerPlanningRoutes } from './planning-routes.js';
 import { registerRouteRoutes } from './route-routes.js';
+import { registerDispatcherPage, type DispatcherPageOptions } from './web.js';
 
 export const API_PREFIX = '/api/public/v1';
 
@@ -38,6 +39,8 @@ export interface AppOptions {
   /** The planning job service (serve wires it, src/service/planning.ts); without it POST
    *  /planning/jobs/ answers 503 and GET reads the stored job. */
   jobs?: JobService;
+  /** The dispatcher page at /app/ (web.ts); `serve` turns it on. Default: not served. */
+  dispatcherPage?: DispatcherPageOptions;
 }
 
 export interface AppServices {
@@ -115,6 +118,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   const openapi = buildOpenApi();
   app.get(`${API_PREFIX}/openapi.json`, async () => openapi);
+  if (options.dispatcherPage) registerDispatcherPage(app, options.dispatcherPage);
   app.register(
     async (api) => {
       registerOrderRoutes(api, orders);
