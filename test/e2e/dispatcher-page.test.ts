@@ -120,6 +120,9 @@ describe('the dispatcher page in headless Chromium', () => {
       executablePath: CHROMIUM,
       headless: true,
       viewport: { width: 1280, height: 800 },
+      // a dispatcher in Berlin, the company's zone: planned times read as the drivers see them
+      locale: 'en-GB',
+      timezoneId: 'Europe/Berlin',
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
     page = context.pages()[0] ?? (await context.newPage());
