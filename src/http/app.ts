@@ -118,7 +118,6 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   const openapi = buildOpenApi();
   app.get(`${API_PREFIX}/openapi.json`, async () => openapi);
-  if (options.dispatcherPage) registerDispatcherPage(app, options.dispatcherPage);
   app.register(
     async (api) => {
       registerOrderRoutes(api, orders);
@@ -133,6 +132,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     },
     { prefix: INTERNAL_PREFIX },
   );
+  if (options.dispatcherPage) registerDispatcherPage(app, options.dispatcherPage);
   return app;
 }
 

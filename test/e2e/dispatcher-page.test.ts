@@ -40,6 +40,11 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+/** A marker element as the page sees it (this project type-checks without the DOM library). */
+interface Marker {
+  dataset: Record<string, string | undefined>;
+}
+
 interface Seen {
   url: string;
   authorization: string | undefined;
@@ -148,7 +153,7 @@ describe('the dispatcher page in headless Chromium', () => {
 
   const count = (selector: string) => page.locator(selector).count();
   const waitCount = (selector: string, n: number) =>
-    page.waitForFunction(([s, k]) => document.querySelectorAll(s as string).length === k, [selector, n] as const);
+    page.waitForFunction(`document.querySelectorAll(${JSON.stringify(selector)}).length === ${n}`);
 
   it('refuses a wrong key readably, then shows the routes, stops and unassigned orders of the date', async () => {
     await page.goto(`${server.base}/app/#date=${DATE}`);
@@ -156,7 +161,7 @@ describe('the dispatcher page in headless Chromium', () => {
     await page.click('#key-form button');
     await page.waitForSelector('#message:has-text("The API key was not accepted: Invalid or revoked API key.")');
     expect(await page.isVisible('#key-form')).toBe(true);
-    expect(await page.evaluate(() => sessionStorage.getItem('delivery-planner.api-key'))).toBeNull();
+    expect(await page.evaluate("sessionStorage.getItem('delivery-planner.api-key')")).toBeNull();
 
     await page.fill('#key-input', seeded.key);
     await page.click('#key-form button');
@@ -167,13 +172,13 @@ describe('the dispatcher page in headless Chromium', () => {
     await waitCount('.stop-marker', stops);
     // one numbered marker per stop, in visiting order: D, 1..k, D on each route
     for (const route of planned) {
-      const markers = await page.$$eval(`.stop-marker[data-route="${route.id}"]`, (els) => els.map((e) => [(e as HTMLElement).dataset.stop, e.textContent]));
+      const markers = await page.$$eval(`.stop-marker[data-route="${route.id}"]`, (els) => els.map((e) => [(e as unknown as Marker).dataset.stop, e.textContent]));
       let n = 0;
       expect(markers).toEqual(route.stops.map((s) => [String(s.id), s.stop_type === 'order' ? String(++n) : 'D']));
     }
     // coloured by status: the confirmed stop and no other
     const confirmed = started.stops.find((s) => s.stop_type === 'order')!;
-    expect(await page.$$eval('.stop-marker.status-confirmed', (els) => els.map((e) => (e as HTMLElement).dataset.stop))).toEqual([String(confirmed.id)]);
+    expect(await page.$$eval('.stop-marker.status-confirmed', (els) => els.map((e) => (e as unknown as Marker).dataset.stop))).toEqual([String(confirmed.id)]);
     expect(await count('.stop-marker.status-pending')).toBe(stops - 1);
     // each route's km, duration and load in the list
     for (const route of planned) {
@@ -208,7 +213,7 @@ describe('the dispatcher page in headless Chromium', () => {
     await page.waitForSelector(`#tracking-status:has-text("active: 2 of ${orders} orders done, ${orders - 2} to go.")`);
     expect(await page.textContent('#tracking-status')).toContain('Last position 52.51000, 13.41000');
     expect(requests.filter((r) => r.url.endsWith(`/routes/${started.id}/tracking/`)).length).toBe(asked + 1);
-    expect(await page.$$eval('.stop-marker.status-rejected', (els) => els.map((e) => (e as HTMLElement).dataset.stop))).toEqual([String(second.id)]);
+    expect(await page.$$eval('.stop-marker.status-rejected', (els) => els.map((e) => (e as unknown as Marker).dataset.stop))).toEqual([String(second.id)]);
   });
 
   it('starts a planning job for the new orders of the date and shows its progress', async () => {
@@ -234,8 +239,8 @@ describe('the dispatcher page in headless Chromium', () => {
   });
 
   it('keeps the key in sessionStorage and in the Authorization header only, and talks to 127.0.0.1 only', async () => {
-    expect(await page.evaluate(() => sessionStorage.getItem('delivery-planner.api-key'))).toBe(seeded.key);
-    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+    expect(await page.evaluate("sessionStorage.getItem('delivery-planner.api-key')")).toBe(seeded.key);
+    expect(await page.evaluate('localStorage.length')).toBe(0);
     expect(requests.length).toBeGreaterThan(10);
     for (const r of requests) {
       expect(new URL(r.url).hostname).toBe('127.0.0.1');
