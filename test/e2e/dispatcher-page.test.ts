@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Store } from '../../src/store/store.js';
 import { client, seedDb, startServe, until, type Served } from './serve.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -136,10 +137,10 @@ describe('the dispatcher page in headless Chromium', () => {
     await page.clock.install();
     page.on('pageerror', (err) => pageErrors.push(err.message));
     page.on('console', (msg) => {
-      // the tiles fail to load on purpose and the wrong key is refused on purpose; anything else
+      // the tiles fail to load on purpose, and 401, 403 and 429 are answered on purpose; anything else
       // logged as an error (a CSP refusal, a script error, a missing file) is a failure
       if (msg.type() !== 'error' || msg.location().url.includes(`:${tilesPort}/`)) return;
-      if (/status of 401/.test(msg.text())) return;
+      if (/status of (401|403|429)/.test(msg.text())) return;
       pageErrors.push(`${msg.text()} (${msg.location().url})`);
     });
   });
@@ -257,5 +258,40 @@ describe('the dispatcher page in headless Chromium', () => {
     // the tiles were asked of the configured (closed) local URL
     expect(requests.some((r) => r.url.startsWith(`http://127.0.0.1:${tilesPort}/`))).toBe(true);
     expect(pageErrors).toEqual([]);
+  });
+
+  it('forgets the key on request, and says what a key without a scope may not do (403)', async () => {
+    await page.click('#forget-key');
+    await page.waitForSelector('#key-form', { state: 'visible' });
+    expect(await page.evaluate("sessionStorage.getItem('delivery-planner.api-key')")).toBeNull();
+    expect(await count('path.route-line')).toBe(0);
+
+    const store = Store.open(seeded.db);
+    const routesOnly = store.apiKeys.create({ company_id: seeded.company.id, scopes: ['routes:read'] }, new Date().toISOString()).key;
+    store.close();
+    await page.fill('#key-input', routesOnly);
+    await page.click('#key-form button');
+    await page.waitForSelector('#message:has-text("This API key may not do that: You do not have permission to perform this action (requires scope orders:read).")');
+    await waitCount('path.route-line', 3); // what the key may read is still shown
+    expect(await page.evaluate("sessionStorage.getItem('delivery-planner.api-key')")).toBe(routesOnly);
+  });
+
+  it('says when to come back when the request limit is reached (429)', async () => {
+    const other = seedDb({ vehicles: 1 });
+    const limited = await startServe(other.db, ['--workers', '1', '--geocoder', 'none', '--rate-limit', '1']);
+    const tab = await context.newPage(); // a new tab: its own sessionStorage, no key yet
+    try {
+      await tab.goto(`${limited.base}/app/#date=${DATE}`);
+      await tab.fill('#key-input', other.key);
+      await tab.click('#key-form button');
+      // one request a minute: the page's second call (routes and orders go together) is refused
+      await tab.waitForSelector('#message:has-text("Too many requests: Request was throttled. Expected available in")');
+      expect(await tab.textContent('#message')).toMatch(/^Too many requests: Request was throttled\. Expected available in \d+ seconds\.$/);
+      expect(await tab.isVisible('#session')).toBe(true); // the key is kept: it was not refused
+    } finally {
+      await tab.close();
+      expect(await limited.kill('SIGTERM')).toBe(0);
+      rmSync(other.dir, { recursive: true, force: true });
+    }
   });
 });
