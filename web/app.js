@@ -6,7 +6,7 @@
 (function () {
   const KEY = 'delivery-planner.api-key';
   const JOB = 'delivery-planner.job';
-  const REASONS = 'delivery-planner.unassigned.';
+  const REASONS = 'delivery-planner.unassigned'; // order id -> reason, from the jobs seen in this tab
   const API = new URL('../api/public/v1/', location.href);
   const TRACKING_EVERY_MS = 30_000; // the contract: data does not change more often
   const JOB_POLL_MS = 1_000;
@@ -241,9 +241,9 @@
     });
   }
 
-  function reasonsOf(date) {
+  function reasons() {
     try {
-      return JSON.parse(sessionStorage.getItem(REASONS + date) || '{}');
+      return JSON.parse(sessionStorage.getItem(REASONS) || '{}');
     } catch {
       return {};
     }
@@ -251,7 +251,7 @@
 
   function reasonOf(order) {
     if (order.lat === null) return 'no coordinates yet: geocoding is pending or the address is unknown; planning leaves it out';
-    const reason = reasonsOf(state.date)[order.id];
+    const reason = reasons()[order.id];
     if (reason) return REASON_TEXT[reason] || reason;
     return 'not planned yet';
   }
@@ -374,20 +374,41 @@
     try {
       // an Idempotency-Key: a retried click (or a lost answer) cannot start a second job
       const job = await api('POST', 'planning/jobs/', { order_ids: ids }, { 'Idempotency-Key': randomKey() });
-      sessionStorage.setItem(JOB, JSON.stringify({ id: job.job_id, date: state.date, started: Date.now() }));
-      showJob(job, Date.now());
-      pollJob();
+      follow(job, state.date);
     } catch (err) {
       fail(err);
       renderOrders();
     }
   }
 
+  /** Shows a job and polls it until it has finished; then its reasons are kept and the date reloaded. */
+  function follow(job, date) {
+    sessionStorage.setItem(JOB, JSON.stringify({ id: job.job_id, date, started: Date.now() }));
+    showJob(job, Date.now());
+    pollJob();
+  }
+
+  /** A job asked for by its id (one an integrator started): its state, and its reasons once done. */
+  async function lookUpJob(id) {
+    try {
+      const job = await api('GET', `planning/jobs/${id}/`);
+      clearTimeout(state.jobTimer);
+      state.jobTimer = 0;
+      $('job-id').value = '';
+      follow(job, state.date);
+    } catch (err) {
+      if (err.status === 404) say(`There is no planning job ${id} for this key's company.`);
+      else fail(err);
+    }
+  }
+
   function showJob(job, started) {
     $('job').hidden = false;
     const bar = $('job-progress');
-    const secs = Math.round((Date.now() - started) / 1000);
     const finished = job.status === 'done' || job.status === 'failed';
+    // a finished job took from its creation to its last change; a running one, since we saw it start
+    const secs = Math.round((finished ? Date.parse(job.updated_at) - Date.parse(job.created_at) : Date.now() - started) / 1000);
+    const took = secs < 1 ? 'under 1 s' : `${secs} s`;
     if (finished) {
       bar.max = 1;
       bar.value = 1;
@@ -395,7 +416,7 @@
     let text = `Planning job ${job.job_id}: ${job.status} (${secs} s)`;
     if (job.status === 'done') {
       const s = job.result.summary;
-      text = `Planning job ${job.job_id} done in ${secs} s: ${s.route_count} route${s.route_count === 1 ? '' : 's'}, ${s.unassigned_count} unassigned.`;
+      text = `Planning job ${job.job_id} done in ${took}: ${s.route_count} route${s.route_count === 1 ? '' : 's'}, ${s.unassigned_count} unassigned.`;
     } else if (job.status === 'failed') text = `Planning job ${job.job_id} failed: ${job.error}`;
     $('job-status').textContent = text;
     $('job').dataset.status = job.status;
@@ -404,18 +425,20 @@
   function pollJob() {
     const saved = JSON.parse(sessionStorage.getItem(JOB) || 'null');
     if (!saved) return;
+    const current = () => JSON.parse(sessionStorage.getItem(JOB) || 'null')?.id === saved.id;
     const tick = async () => {
       let delay = JOB_POLL_MS;
       try {
         const job = await api('GET', `planning/jobs/${saved.id}/`);
+        if (!current()) return; // another job is followed now
         showJob(job, saved.started);
         if (job.status === 'done' || job.status === 'failed') {
           sessionStorage.removeItem(JOB);
           state.jobTimer = 0;
           if (job.status === 'done') {
-            const reasons = reasonsOf(saved.date);
-            for (const u of job.result.unassigned) reasons[u.order_id] = u.reason;
-            sessionStorage.setItem(REASONS + saved.date, JSON.stringify(reasons));
+            const known = reasons();
+            for (const u of job.result.unassigned) known[u.order_id] = u.reason;
+            sessionStorage.setItem(REASONS, JSON.stringify(known));
           }
           if (saved.date === state.date) await load(false);
           else renderOrders();
@@ -478,6 +501,11 @@
   $('forget-key').addEventListener('click', () => forgetKey());
   $('reload').addEventListener('click', () => void load(false));
   $('plan').addEventListener('click', () => void plan());
+  $('job-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const id = $('job-id').value.trim();
+    if (/^\d{1,15}$/.test(id)) void lookUpJob(id);
+  });
   $('date').addEventListener('change', () => {
     if (!/^\d{4}-\d{2}-\d{2}$/.test($('date').value)) return;
     state.date = $('date').value;

@@ -63,6 +63,7 @@ describe('the dispatcher page in headless Chromium', () => {
   const pageErrors: string[] = [];
   let planned: Array<{ id: number; stops: Array<{ id: number; stop_type: string; status: string }> }>;
   let started: { id: number; stops: Array<{ id: number; stop_type: string }> };
+  const jobIds: number[] = [];
 
   const order = (i: number, extra: Record<string, unknown> = {}) => ({
     external_id: `WEB-${i}`,
@@ -101,6 +102,7 @@ describe('the dispatcher page in headless Chromium', () => {
       const job = await planJob(part, van);
       expect(job.status).toBe('done');
       expect(job.result.unassigned).toEqual([]);
+      jobIds.push(job.job_id);
     }
     const list = await call('GET', `${PUBLIC}/routes/?date=${DATE}`);
     planned = await Promise.all(list.body.results.map(async (r: { id: number }) => (await call('GET', `${PUBLIC}/routes/${r.id}/`)).body));
@@ -137,10 +139,11 @@ describe('the dispatcher page in headless Chromium', () => {
     await page.clock.install();
     page.on('pageerror', (err) => pageErrors.push(err.message));
     page.on('console', (msg) => {
-      // the tiles fail to load on purpose, and 401, 403 and 429 are answered on purpose; anything else
-      // logged as an error (a CSP refusal, a script error, a missing file) is a failure
+      // the tiles fail to load on purpose, and 401, 403, 429 and the 404 of job 999 are answered on
+      // purpose; anything else logged as an error (a CSP refusal, a script error, a missing file)
+      // is a failure
       if (msg.type() !== 'error' || msg.location().url.includes(`:${tilesPort}/`)) return;
-      if (/status of (401|403|429)/.test(msg.text())) return;
+      if (/status of (401|403|429)/.test(msg.text()) || msg.location().url.endsWith('/planning/jobs/999/')) return;
       pageErrors.push(`${msg.text()} (${msg.location().url})`);
     });
   });
@@ -153,8 +156,8 @@ describe('the dispatcher page in headless Chromium', () => {
   });
 
   const count = (selector: string) => page.locator(selector).count();
-  const waitCount = (selector: string, n: number) =>
-    page.waitForFunction(`document.querySelectorAll(${JSON.stringify(selector)}).length === ${n}`);
+  // polled from the test (page.waitForFunction would evaluate in the page, which its CSP forbids)
+  const waitCount = (selector: string, n: number) => expect.poll(() => count(selector), { timeout: 30_000, interval: 50 }).toBe(n);
 
   it('refuses a wrong key readably, then shows the routes, stops and unassigned orders of the date', async () => {
     await page.goto(`${server.base}/app/#date=${DATE}`);
@@ -217,13 +220,25 @@ describe('the dispatcher page in headless Chromium', () => {
     expect(await page.$$eval('.stop-marker.status-rejected', (els) => els.map((e) => (e as unknown as Marker).dataset.stop))).toEqual([String(second.id)]);
   });
 
+  it("shows a job an integrator started, by its id", async () => {
+    await page.fill('#job-id', '999');
+    await page.click('#job-form button');
+    await page.waitForSelector(`#message:has-text("There is no planning job 999 for this key's company.")`);
+    await page.fill('#job-id', String(jobIds[0]));
+    await page.click('#job-form button');
+    await page.waitForSelector(`#job-status:has-text("Planning job ${jobIds[0]} done in")`);
+    expect(await page.textContent('#job-status')).toMatch(new RegExp(`^Planning job ${jobIds[0]} done in (\\d+ s|under 1 s): 1 route, 0 unassigned\\.$`));
+  });
+
   it('starts a planning job for the new orders of the date and shows its progress', async () => {
     const before = requests.length;
+    const id = jobIds[1]! + 1; // the next job of this database
     await page.click('#plan');
-    await page.waitForSelector('#job:not([hidden])');
-    expect(await page.textContent('#job-status')).toMatch(/^Planning job \d+: (queued|running) \(\d+ s\)$|^Planning job \d+ done/);
-    await page.waitForSelector('#job[data-status="done"]');
-    expect(await page.textContent('#job-status')).toMatch(/^Planning job \d+ done in \d+ s: 1 route, 1 unassigned\.$/);
+    await page.waitForSelector(`#job-status:has-text("Planning job ${id}")`);
+    expect(await page.textContent('#job-status')).toMatch(new RegExp(`^Planning job ${id}: (queued|running) \\(\\d+ s\\)$|^Planning job ${id} done`));
+    await page.waitForSelector(`#job-status:has-text("Planning job ${id} done")`);
+    expect(await page.getAttribute('#job', 'data-status')).toBe('done');
+    expect(await page.textContent('#job-status')).toMatch(new RegExp(`^Planning job ${id} done in (\\d+ s|under 1 s): 1 route, 1 unassigned\\.$`));
     // the page polled the job it started, and drew the new route
     const posted = requests.slice(before).filter((r) => r.url.endsWith(`${PUBLIC}/planning/jobs/`));
     expect(posted).toHaveLength(1);
