@@ -372,8 +372,14 @@
     if (ids.length === 0) return;
     $('plan').disabled = true;
     try {
-      // an Idempotency-Key: a retried click (or a lost answer) cannot start a second job
-      const job = await api('POST', 'planning/jobs/', { order_ids: ids }, { 'Idempotency-Key': randomKey() });
+      // the button stays disabled until the job ends; the Idempotency-Key makes the one retry after
+      // a lost answer (the network failed, not the server) return the job the first try started
+      const body = { order_ids: ids };
+      const headers = { 'Idempotency-Key': randomKey() };
+      const job = await api('POST', 'planning/jobs/', body, headers).catch((err) => {
+        if (err.status !== 0) throw err;
+        return api('POST', 'planning/jobs/', body, headers);
+      });
       follow(job, state.date);
     } catch (err) {
       fail(err);
