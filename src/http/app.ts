@@ -20,6 +20,7 @@ import type { JobService } from '../jobs/service.js';
 import { INTERNAL_PREFIX, registerDispatchRoutes } from './dispatch-routes.js';
 import { registerPlanningRoutes } from './planning-routes.js';
 import { registerRouteRoutes } from './route-routes.js';
+import { registerDispatcherPage, type DispatcherPageOptions } from './web.js';
 
 export const API_PREFIX = '/api/public/v1';
 
@@ -41,6 +42,8 @@ export interface AppOptions {
   /** The planning job service (serve wires it, src/service/planning.ts); without it POST
    *  /planning/jobs/ answers 503 and GET reads the stored job. */
   jobs?: JobService;
+  /** The dispatcher page at /app/ (web.ts); `serve` turns it on. Default: not served. */
+  dispatcherPage?: DispatcherPageOptions;
 }
 
 export interface AppServices {
@@ -133,6 +136,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     },
     { prefix: INTERNAL_PREFIX },
   );
+  if (options.dispatcherPage) registerDispatcherPage(app, options.dispatcherPage);
   return app;
 }
 

@@ -5,11 +5,11 @@
  * and on SIGTERM/SIGINT stops accepting, finishes in-flight requests and the geocoding lookup
  * in flight, closes the database and exits 0.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withNegativeValues } from '../cli/argv.js';
+import { packageRoot } from '../package-root.js';
 import { UsageError } from '../cli/usage-error.js';
 import { GeocodeWorker } from '../geocode/worker.js';
 import { createGeocoder, type GeocoderName } from '../geocode/providers.js';
@@ -17,6 +17,7 @@ import { ensureDemo } from '../service/demo.js';
 import { openStore } from '../store/open.js';
 import { buildApp } from './app.js';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from './rate-limit.js';
+import { tilesTemplateProblem } from './web.js';
 import { ServiceEvents } from '../service/events.js';
 import { createPlanningRuntime, FLOW_SERVE_USAGE, flowServeArgs, parseFlowServeArgs, type FlowServeOptions } from '../service/planning.js';
 
@@ -38,23 +39,17 @@ export interface ServeConfig {
   flow?: FlowServeOptions;
   /** false (`--jobs off`): the API only; planning jobs, webhooks and geocoding run in `worker` processes. */
   jobs: boolean;
+  /** Map tiles of the dispatcher page (/app/): a URL template, or undefined for a plain background. */
+  tiles?: string;
+  tilesAttribution?: string;
 }
 
-/** The package root (holds package.json), found from this file in src/ or in dist/. */
-export function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const pkg = join(dir, 'package.json');
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'delivery-planner') return dir;
-    dir = dirname(dir);
-  }
-  return process.cwd();
-}
+export { packageRoot };
 
 export const DEMO_ADDRESS_BOOK = () => join(packageRoot(), 'data', 'demo', 'addresses.csv');
 
 const USAGE =
-  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--workers N] [--demo] [--log-level info] [--rate-limit 1200] [--jobs on|off] ' + FLOW_SERVE_USAGE;
+  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--workers N] [--demo] [--log-level info] [--rate-limit 1200] [--jobs on|off] [--tiles URL-TEMPLATE] [--tiles-attribution TEXT] ' + FLOW_SERVE_USAGE;
 
 const SERVE_OPTIONS = {
   host: { type: 'string', default: '127.0.0.1' },
@@ -70,6 +65,8 @@ const SERVE_OPTIONS = {
   'log-level': { type: 'string', default: 'info' },
   'rate-limit': { type: 'string', default: String(DEFAULT_RATE_LIMIT_PER_MINUTE) },
   jobs: { type: 'string', default: 'on' },
+  tiles: { type: 'string' },
+  'tiles-attribution': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   ...flowServeArgs,
 } as const;
@@ -109,6 +106,10 @@ export function parseServeArgs(argv: string[]): ServeConfig | 'help' {
     throw new UsageError(`--rate-limit: expected requests a minute per key (0 = no limit), got '${v['rate-limit']}'`);
   }
   if (v.jobs !== 'on' && v.jobs !== 'off') throw new UsageError(`--jobs: expected on or off, got '${v.jobs}'`);
+  if (v.tiles !== undefined) {
+    const problem = tilesTemplateProblem(v.tiles);
+    if (problem) throw new UsageError(`--tiles: ${problem} such as https://tile.example.org/{z}/{x}/{y}.png, got '${v.tiles}'`);
+  }
   const addressBook = v['address-book'] ?? DEMO_ADDRESS_BOOK();
   if (v.geocoder === 'table' && !existsSync(addressBook)) throw new UsageError(`--address-book: no such file '${addressBook}'`);
   return {
@@ -126,6 +127,8 @@ export function parseServeArgs(argv: string[]): ServeConfig | 'help' {
     rateLimit: Number(v['rate-limit']),
     flow: parseFlowServeArgs(v, (m) => new UsageError(m)),
     jobs: v.jobs === 'on',
+    tiles: v.tiles,
+    tilesAttribution: v['tiles-attribution'],
   };
 }
 
@@ -162,6 +165,7 @@ export async function main(argv: string[]): Promise<number> {
     onGeocodeQueued: () => worker?.notify(),
     logger: { level: config.logLevel, stream: process.stderr },
     rateLimit: config.rateLimit,
+    dispatcherPage: { tiles: config.tiles, tilesAttribution: config.tilesAttribution },
   });
   if (geocoder && config.jobs) {
     worker = new GeocodeWorker({ store, geocoder, log: app.log, leaseMs: config.flow?.leaseMs });
@@ -200,6 +204,7 @@ export async function main(argv: string[]): Promise<number> {
       'try:',
       `  curl -s ${auth} -H 'Content-Type: application/json' -d '{"external_id":"DOC-1","address":"Alexanderplatz 1, 10178 Berlin","weight":"12.5"}' ${base}/api/public/v1/orders/`,
       `  curl -s ${auth} '${base}/api/public/v1/orders/?page_size=10'`,
+      `dispatcher page: ${base}/app/ (enter the key there)`,
     ];
     process.stdout.write(lines.join('\n') + '\n');
   }
