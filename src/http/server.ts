@@ -17,6 +17,7 @@ import { ensureDemo } from '../service/demo.js';
 import { Store } from '../store/store.js';
 import { buildApp } from './app.js';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from './rate-limit.js';
+import { DEFAULT_REDIS_PREFIX, parseRedisUrl, RedisTokenBuckets, validRedisPrefix, type RedisTarget } from './rate-limit-redis.js';
 import { ServiceEvents } from '../service/events.js';
 import { createPlanningRuntime, FLOW_SERVE_USAGE, flowServeArgs, parseFlowServeArgs, type FlowServeOptions } from '../service/planning.js';
 
@@ -34,6 +35,10 @@ export interface ServeConfig {
   logLevel: string;
   /** Requests a minute per API key; 0 = no limit. */
   rateLimit: number;
+  /** `--redis`: the request-limit buckets in Redis, shared by every API process (else each limits alone). */
+  redis?: RedisTarget;
+  /** `--redis-prefix`: the prefix of the bucket keys in Redis. */
+  redisPrefix: string;
   /** Planning and webhooks (src/service/planning.ts). */
   flow?: FlowServeOptions;
   /** false (`--jobs off`): the API only; planning jobs, webhooks and geocoding run in `worker` processes. */
@@ -54,7 +59,7 @@ export function packageRoot(): string {
 export const DEMO_ADDRESS_BOOK = () => join(packageRoot(), 'data', 'demo', 'addresses.csv');
 
 const USAGE =
-  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--workers N] [--demo] [--log-level info] [--rate-limit 1200] [--jobs on|off] ' + FLOW_SERVE_USAGE;
+  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--workers N] [--demo] [--log-level info] [--rate-limit 1200] [--redis redis://HOST:PORT] [--redis-prefix PREFIX] [--jobs on|off] ' + FLOW_SERVE_USAGE;
 
 const SERVE_OPTIONS = {
   host: { type: 'string', default: '127.0.0.1' },
@@ -69,6 +74,8 @@ const SERVE_OPTIONS = {
   demo: { type: 'boolean', default: false },
   'log-level': { type: 'string', default: 'info' },
   'rate-limit': { type: 'string', default: String(DEFAULT_RATE_LIMIT_PER_MINUTE) },
+  redis: { type: 'string' },
+  'redis-prefix': { type: 'string', default: DEFAULT_REDIS_PREFIX },
   jobs: { type: 'string', default: 'on' },
   help: { type: 'boolean', short: 'h' },
   ...flowServeArgs,
@@ -108,6 +115,17 @@ export function parseServeArgs(argv: string[]): ServeConfig | 'help' {
   if (!/^\d{1,7}$/.test(v['rate-limit'])) {
     throw new UsageError(`--rate-limit: expected requests a minute per key (0 = no limit), got '${v['rate-limit']}'`);
   }
+  let redis: RedisTarget | undefined;
+  if (v.redis !== undefined) {
+    try {
+      redis = parseRedisUrl(v.redis);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+  }
+  if (!validRedisPrefix(v['redis-prefix'])) {
+    throw new UsageError(`--redis-prefix: expected 1 to 100 letters, digits or ':_-.', got ${JSON.stringify(v['redis-prefix'].slice(0, 200))}`);
+  }
   if (v.jobs !== 'on' && v.jobs !== 'off') throw new UsageError(`--jobs: expected on or off, got '${v.jobs}'`);
   const addressBook = v['address-book'] ?? DEMO_ADDRESS_BOOK();
   if (v.geocoder === 'table' && !existsSync(addressBook)) throw new UsageError(`--address-book: no such file '${addressBook}'`);
@@ -124,6 +142,8 @@ export function parseServeArgs(argv: string[]): ServeConfig | 'help' {
     demo: v.demo,
     logLevel: v['log-level'],
     rateLimit: Number(v['rate-limit']),
+    redis,
+    redisPrefix: v['redis-prefix'],
     flow: parseFlowServeArgs(v, (m) => new UsageError(m)),
     jobs: v.jobs === 'on',
   };
@@ -154,6 +174,16 @@ export async function main(argv: string[]): Promise<number> {
     runJobs: config.jobs,
     log: { info: (o, m) => app.log.info(o, m), warn: (o, m) => app.log.warn(o, m), error: (o, m) => app.log.error(o, m) },
   });
+  // --redis: the request limits counted in Redis (shared by all API processes); connected before
+  // listening so the first requests count there, and fail-open while it is away (rate-limit-redis.ts)
+  const buckets =
+    config.redis && config.rateLimit > 0
+      ? new RedisTokenBuckets({
+          target: config.redis,
+          prefix: config.redisPrefix,
+          log: { info: (o, m) => app.log.info(o, m), warn: (o, m) => app.log.warn(o, m) },
+        })
+      : undefined;
   const app = buildApp({
     store,
     events,
@@ -162,7 +192,9 @@ export async function main(argv: string[]): Promise<number> {
     onGeocodeQueued: () => worker?.notify(),
     logger: { level: config.logLevel, stream: process.stderr },
     rateLimit: config.rateLimit,
+    rateLimitBuckets: buckets,
   });
+  await buckets?.connect();
   if (geocoder && config.jobs) {
     worker = new GeocodeWorker({ store, geocoder, log: app.log, leaseMs: config.flow?.leaseMs });
   }
@@ -177,6 +209,7 @@ export async function main(argv: string[]): Promise<number> {
     await app.listen({ host: config.host, port: config.port });
   } catch (err) {
     await planning.stop();
+    await buckets?.close();
     store.close();
     throw new Error(`cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`);
   }
@@ -220,6 +253,7 @@ export async function main(argv: string[]): Promise<number> {
           await app.close();
           await planning.stop();
           await worker?.stop();
+          await buckets?.close();
         } catch (err) {
           app.log.error({ err }, 'error during shutdown');
           code = 1;
