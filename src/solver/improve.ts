@@ -122,9 +122,10 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
   const lsEnv = { neighbours: ctx.neighbours, shuffle: (a: number[]) => rng.shuffle(a), timeUp: () => stop.timeUp() };
   ls.touchAll();
   ls.run(lsEnv);
+  const probe = new RouteProbe(sol.p, sol.costs);
+  sol.tidyAllReloads(probe);
   if (stop.done()) return;
 
-  const probe = new RouteProbe(sol.p, sol.costs);
   const rr = new RuinRecreate(sol, probe, ctx.neighbours, ruinParams(sol.p.nOrders / Math.max(1, sol.usedVehicles())));
   const reassign = new VehicleReassign(sol, probe);
   const current = new RouteCopies(sol);
@@ -229,6 +230,7 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
         ls.run(lsEnvInner, focus);
       } else ls.run(lsEnvInner);
       if (reassign.active) reassign.run();
+      sol.tidyAllReloads(probe);
       cost = sol.cost();
     }
     const feasibleNow = !penalties || allFeasible();
@@ -248,6 +250,7 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
         // where new bests come every iteration, it would eat the budget.
         if (penalties) setPenalised(false);
         const improved = evaluations(deep) <= DEEP_SHARE * evaluations(ls) ? deep.run(lsEnv) : false;
+        if (improved) sol.tidyAllReloads(probe);
         if (penalties) setPenalised(true);
         cost = sol.cost();
         if (improved) {
