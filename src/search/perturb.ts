@@ -114,9 +114,11 @@ export class RuinRecreate {
       if (start + len <= r.size) this.edges.push(r.ord[start + len]);
       this.ruinedRoutes.push(ri);
       const rest = r.orders();
-      rest.splice(start - 1, len);
+      // reload nodes in the string stay: taking one out would merge two trips into one
+      // overloaded trip that no insertion repairs (the tidy step drops the ones left useless)
+      if (p.hasReloads) rest.splice(start - 1, len, ...victims.filter((o) => o >= p.nOrders));
+      else rest.splice(start - 1, len);
       sol.setRoute(r, rest);
-      // a removed reload node stays out: the recreate adds one where an insertion needs it
       for (const o of victims) if (o < p.nOrders) this.removed.push(o);
     }
     return this.removed;

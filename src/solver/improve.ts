@@ -233,7 +233,8 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
       sol.tidyAllReloads(probe);
       cost = sol.cost();
     }
-    const feasibleNow = !penalties || allFeasible();
+    // (with trips the check stays on even in strict search: a safety net for the reload nodes)
+    const feasibleNow = (!penalties && !sol.p.hasReloads) || allFeasible();
     seen++;
     if (feasibleNow) feasibleSeen++;
     const progress = stop.progress();

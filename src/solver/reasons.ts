@@ -93,7 +93,9 @@ export function unassignedReason(sol: SearchSolution, o: number, probe = new Rou
           if (withReload.size === 0 && noTripLeft) withReload.add('capacity');
           if (withReload.size === 0) continue; // feasible: only if the search stopped early
           const list = ORDER.filter((x) => withReload.has(x));
-          if (best === null || list.length < best.length) {
+          // a reload that leaves a trip overloaded is in the wrong place: prefer one that fixes it
+          const rank = (l: Violation[]) => (l.includes('capacity') ? 100 : 0) + l.length;
+          if (best === null || rank(list) < rank(best)) {
             best = list;
             delta = probe.cost - r.cost;
           }
