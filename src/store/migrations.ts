@@ -187,4 +187,13 @@ export const migrations: Migration[] = [
       CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at);
     `,
   },
+  // 105 and 106 are the PostgreSQL conversion's (another branch)
+  {
+    version: 107,
+    name: 'vehicles: trips per shift and reload minutes (mid_depot stops between trips)',
+    sql: `
+      ALTER TABLE vehicles ADD COLUMN max_trips INTEGER NOT NULL DEFAULT 1;
+      ALTER TABLE vehicles ADD COLUMN reload_min INTEGER NOT NULL DEFAULT 15;
+    `,
+  },
 ];
