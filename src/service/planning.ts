@@ -10,7 +10,7 @@
  */
 import { EventBus } from '../jobs/events.js';
 import { haversineProvider, type MatrixProvider } from '../jobs/problem.js';
-import { JobService } from '../jobs/service.js';
+import { JobService, type JobServiceOptions } from '../jobs/service.js';
 import { osrmMatrix } from '../matrix/osrm.js';
 import { SolverPool } from '../pool/pool.js';
 import { IDEMPOTENCY_WINDOW_MS, type JobRecord, type PlanCommit } from '../jobs/ports.js';
@@ -43,6 +43,8 @@ export interface PlanningRuntimeOptions {
   /** How long stop() lets running jobs finish before abandoning them (default 5 s). */
   drainMs?: number;
   log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** Called with each date's engine problem and result (tests check them independently). */
+  onSolved?: JobServiceOptions['onSolved'];
 }
 
 export interface PlanningRuntime {
@@ -116,6 +118,7 @@ export function createPlanningRuntime(options: PlanningRuntimeOptions): Planning
     timeBudgetSec: options.jobTimeLimitSec,
     maxJobsPerCompany: options.maxJobsPerCompany,
     matrixDeadlineMs: options.matrixDeadlineMs,
+    onSolved: options.onSolved,
     onError: (error, jobId) => log?.error({ err: error, job_id: jobId }, 'planning job could not be written; retrying'),
     onJobFailed: (error, jobId) => log?.warn({ err: error, job_id: jobId }, 'planning job failed'),
   });
