@@ -202,3 +202,14 @@ describe('maxTrips and reloadTime at the boundary', () => {
     expect(again.routes[0].reloads).toHaveLength(2);
   });
 });
+
+describe('trips on worker threads', () => {
+  it('solveParallel shares solutions with their reloads between epochs', async () => {
+    const { solveParallel } = await import('../../src/index.js');
+    const p = van(3);
+    const r = await solveParallel(p, { threads: 2, iterations: 400, seed: 2 });
+    assertFeasible(p, r);
+    expect(r.unassigned).toEqual([]);
+    expect(r.routes[0]!.reloads).toHaveLength(2);
+  });
+});
