@@ -112,7 +112,7 @@ if (part === 'cmtvrptw') {
     }
   console.log(`\n| class-N | instances | total distance | trips | unassigned (reloads) | unassigned (one trip) |`);
   console.log(`|---|---:|---:|---:|---:|---:|`);
-  for (const [k, t] of totals) console.log(`| ${k} | ${t.n} | ${t.d.toFixed(1)} | ${t.t} | ${t.u} | ${t.u1} |`);
+  for (const [k, t] of totals) console.log(`| ${k} | ${t.n} | ${t.d.toFixed(1)} | ${t.t} | ${t.u} | ${skipSingle ? '-' : t.u1} |`);
 } else {
   // the city through the job layer's problem builder: 300 orders, 6 vans of 450 kg
   const city = loadCity();
