@@ -1,9 +1,9 @@
 /**
  * Trips (vehicles that go back to the depot to load again): two questions.
  *
- * 1. `--part cmtvrptw`: the capacitated multi-trip VRPTW instances of Hernandez, Feillet,
- *    Giroudeau & Naud (EJOR 2016), as used by Paradiso et al. (Oper. Res. 2020) and Yang (Transp.
- *    Sci. 2023), rebuilt from the Solomon files in data/solomon with their recipe: the first N
+ * 1. `--part cmtvrptw`: the capacitated multi-trip VRPTW instances of Paradiso et al. (Oper.
+ *    Res. 2020) and Yang (Transp. Sci. 2023), built on Solomon's as Hernandez, Feillet, Giroudeau
+ *    & Naud (EJOR 2016) built theirs, rebuilt from the files in data/solomon: the first N
  *    customers (25, 40, 50) of the type-2 instances (C2, R2, RC2), 2 vehicles for N = 25 and 4
  *    for N = 40 and 50, capacity 100 per trip, the depot's window as the horizon, no reload time,
  *    distances (and travel times) rounded up to one decimal, service times as in Solomon, total
