@@ -30,7 +30,8 @@ export const orderFields = (over: Partial<OrderFields> = {}): OrderFields => ({
   notes: '', order_type: 'one_time', delivery_date: '2026-12-01', ...over,
 });
 
-export function describeStoreContract(name: string, makeFixture: () => Promise<StoreContractFixture>): void {
+/** `manyProcesses`: the fixture's `another` opens a second store (the cross-process part runs; else it is skipped). */
+export function describeStoreContract(name: string, makeFixture: () => Promise<StoreContractFixture>, options: { manyProcesses?: boolean } = {}): void {
   async function seeded() {
     const f = await makeFixture();
     const s = f.store;
@@ -489,11 +490,10 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
       expect((await s.orders.insert(company.id, 'TX-3', orderFields(), T0)).external_id).toBe('TX-3');
     });
 
-    describe('across processes (a second store on the same database)', () => {
+    describe.skipIf(!options.manyProcesses)('across processes (a second store on the same database)', () => {
       it('two concurrent transactions creating one external_id (look up, then insert) make one order', async () => {
         const { f, s, company } = await seeded();
-        if (!f.another) return;
-        const b = await f.another();
+        const b = await f.another!();
         const create = (st: StorePort, ext: string) =>
           st.transaction(async (tx) => {
             const existing = await tx.orders.findByExternalId(company.id, ext);
@@ -528,8 +528,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
 
       it('two concurrent claimJob calls from two stores never return the same job', async () => {
         const { f, s, company, other } = await seeded();
-        if (!f.another) return;
-        const b = await f.another();
+        const b = await f.another!();
         const input = { order_ids: [], vehicle_ids: [], warehouse_id: null };
         for (let i = 0; i < 10; i++) await s.planning.createJob(i % 2 ? company.id : other.id, input, T0);
         const claims = await Promise.all(
@@ -548,8 +547,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
 
       it('outbox and geocoding claims from two stores at once never hand one row to two owners', async () => {
         const { f, s, company } = await seeded();
-        if (!f.another) return;
-        const b = await f.another();
+        const b = await f.another!();
         const t = Date.parse(T0);
         await s.outbox.add(Array.from({ length: 30 }, (_, i) => ({ id: `x${i}`, subscriptionId: 1 + (i % 5), url: 'u', secret: 's', event: 'e', body: '{}', createdAt: t + i })));
         const deliveries = await Promise.all(

@@ -30,5 +30,5 @@ describe.skipIf(!postgres.available)('PgStore', () => {
         return s;
       },
     };
-  });
+  }, { manyProcesses: true });
 });
