@@ -95,6 +95,13 @@ export interface PoolOptions {
   max?: number;
   /** How long a request for a client waits when all are busy, ms (default 10 000; 0 = for ever). */
   connectionTimeoutMillis?: number;
+  /** How long a statement waits for a lock (a row, an advisory lock) before failing with
+   *  SQLSTATE 55P03, ms (default 15 000): a busy database answers "try again", never hangs. */
+  lockTimeoutMs?: number;
+  /** A transaction left idle this long is ended by the server, its locks released, ms (default 60 000). */
+  idleInTransactionTimeoutMs?: number;
+  /** An idle pooled connection failed (the server went away); the next query gets a new one. */
+  onError?: (error: Error) => void;
 }
 
 /** A pool on the URL (`postgres://USER@HOST:PORT/DB`), BIGINT parsed to numbers. */
@@ -106,11 +113,31 @@ export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
     idleTimeoutMillis: 30_000,
     types: typeParsers,
     application_name: 'delivery-planner',
+    lock_timeout: options.lockTimeoutMs ?? 15_000,
+    idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs ?? 60_000,
   });
   // an idle client whose server connection drops emits 'error' on the pool; without a listener
   // that would crash the process. The next query simply gets another client.
-  pool.on('error', () => {});
+  pool.on('error', (error) => options.onError?.(error));
   return pool;
+}
+
+/**
+ * SQLSTATEs after which nothing of the transaction was written and running it again may succeed:
+ * serialization failure, deadlock (PostgreSQL aborted one of two transactions waiting for each
+ * other), lock wait timed out (lockTimeoutMs), too many connections, the server shutting down or
+ * restarting. The service answers these as SQLite's SQLITE_BUSY: 503 with Retry-After, or the
+ * background loop tries again later.
+ */
+const TRANSIENT_SQLSTATES = new Set(['40001', '40P01', '55P03', '53300', '57P01', '57P02', '57P03']);
+
+/** Whether `error` is a transient PostgreSQL failure (above) or a lost or refused connection. */
+export function isTransientPgError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && TRANSIENT_SQLSTATES.has(code)) return true;
+  if (typeof code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(code)) return true;
+  const message = (error as Error | null)?.message ?? '';
+  return /Connection terminated|timeout exceeded when trying to connect/i.test(message);
 }
 
 /** Whether `value` is a `postgres://` or `postgresql://` URL (the `--db` switch between stores). */
