@@ -9,35 +9,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { POSTGRES_URL, probePostgres } from './postgres-probe.js';
 
-export const POSTGRES_URL = process.env.DP_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export { POSTGRES_URL };
 
-/** The URL without its password, for messages. */
-const shown = (() => {
-  try {
-    const u = new URL(POSTGRES_URL);
-    u.password = '';
-    return u.toString();
-  } catch {
-    return POSTGRES_URL;
-  }
-})();
-
-async function probe(): Promise<{ available: boolean; reason: string }> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3_000 });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return { available: true, reason: '' };
-  } catch (error) {
-    return { available: false, reason: `skipped: no PostgreSQL at ${shown} (${(error as Error).message})` };
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
-export const postgres = await probe();
+export const postgres = await probePostgres();
 if (!postgres.available) console.warn(postgres.reason);
 
 /** A URL for database `name` on the test server. */
