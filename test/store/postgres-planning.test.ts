@@ -5,7 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LeaseLostError, TooManyJobsError, IdempotentReplayError, type NewRoute } from '../../src/jobs/ports.js';
+import pg from 'pg';
 import { PgStore } from '../../src/store/postgres/index.js';
+import { LOCK } from '../../src/store/postgres/db.js';
 import { describePlanningStoreContract, type StoreFixture } from '../jobs/store-contract.js';
 import { createTestDatabase, postgres, type TestDatabase } from '../helpers/postgres.js';
 
@@ -220,6 +222,26 @@ describe.skipIf(!postgres.available)('PgPlanningStore', () => {
       const last = (await a.outbox.list()).at(-1)!;
       expect(JSON.parse(last.body).data).toMatchObject({ job_id: failing.id, status: 'failed' });
       a.planning.setPublisher(undefined);
+    });
+
+    it('a store opening while another process migrates waits for it, past its own lock_timeout', async () => {
+      const fresh = await createTestDatabase();
+      const holder = new pg.Client({ connectionString: fresh.url });
+      await holder.connect();
+      try {
+        await holder.query('SELECT pg_advisory_lock($1)', [LOCK.migrations.toString()]);
+        let opened = false;
+        const opening = PgStore.open(fresh.url, { lockTimeoutMs: 100 }).then((s) => ((opened = true), s));
+        await new Promise((r) => setTimeout(r, 500));
+        expect(opened).toBe(false);
+        await holder.query('SELECT pg_advisory_unlock($1)', [LOCK.migrations.toString()]);
+        const s = await opening;
+        expect((await s.pool.query(`SELECT count(*)::int AS n FROM schema_migrations`)).rows[0].n).toBe(9);
+        await s.close();
+      } finally {
+        await holder.end();
+        await fresh.drop();
+      }
     });
 
     it('two stores opening one new database at once migrate it once', async () => {

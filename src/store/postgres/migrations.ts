@@ -319,6 +319,8 @@ export async function migratePg(pool: pg.Pool, list: PgMigration[] = pgMigration
   const applied: number[] = [];
   let broken: Error | undefined;
   try {
+    // another process's migrations may take long: wait for them whatever the pool's lock_timeout
+    await client.query('SET lock_timeout = 0');
     await client.query('SELECT pg_advisory_lock($1)', [LOCK.migrations.toString()]);
     try {
       await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -345,6 +347,7 @@ export async function migratePg(pool: pg.Pool, list: PgMigration[] = pgMigration
       }
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [LOCK.migrations.toString()]).catch((e: Error) => (broken = e));
+      await client.query('RESET lock_timeout').catch((e: Error) => (broken = e));
     }
   } finally {
     client.release(broken);
