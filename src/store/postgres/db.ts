@@ -34,10 +34,13 @@ export interface Conn {
   atomic<T>(fn: (tx: Conn) => Promise<T>): Promise<T>;
   /** True when bound to one client inside BEGIN ... COMMIT. */
   readonly inTransaction: boolean;
+  /** The transaction-scoped advisory lock keys this transaction holds (locks.ts), so each is taken once. */
+  readonly heldLocks?: Set<string>;
 }
 
 class ClientConn implements Conn {
   readonly inTransaction = true;
+  readonly heldLocks = new Set<string>();
   constructor(private readonly client: pg.PoolClient) {}
   async rows<R>(text: string, values: readonly unknown[] = []): Promise<R[]> {
     return (await this.client.query(text, values as unknown[])).rows as R[];

@@ -6,7 +6,8 @@
  * two transactions taking overlapping sets cannot deadlock.
  *
  * Outside a transaction a transaction-scoped lock would end with its own statement, so the callers
- * take these only on a Conn bound to a transaction.
+ * take these only on a Conn bound to a transaction. A key the transaction holds already is not
+ * asked for again (one statement less per order of a bulk).
  */
 import type { Conn } from './db.js';
 
@@ -21,14 +22,18 @@ export const lockKey = {
 
 /** Takes the transaction-scoped advisory locks of `keys` (no-op outside a transaction). */
 export async function lockAll(tx: Conn, keys: readonly string[]): Promise<void> {
-  if (!tx.inTransaction || keys.length === 0) return;
-  if (keys.length === 1) {
-    await tx.run('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [keys[0]]);
-    return;
+  if (!tx.inTransaction) return;
+  const held = tx.heldLocks;
+  const wanted = held ? [...new Set(keys)].filter((k) => !held.has(k)) : [...new Set(keys)];
+  if (wanted.length === 0) return;
+  if (wanted.length === 1) {
+    await tx.run('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [wanted[0]]);
+  } else {
+    await tx.run(
+      `SELECT pg_advisory_xact_lock(h) FROM (
+         SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest($1::text[]) AS k ORDER BY h) AS keys`,
+      [wanted],
+    );
   }
-  await tx.run(
-    `SELECT pg_advisory_xact_lock(h) FROM (
-       SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest($1::text[]) AS k ORDER BY h) AS keys`,
-    [keys],
-  );
+  for (const k of wanted) held?.add(k);
 }
