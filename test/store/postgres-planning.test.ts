@@ -170,6 +170,40 @@ describe.skipIf(!postgres.available)('PgPlanningStore', () => {
       expect(statuses).toEqual(['in_route', 'new']);
     });
 
+    it('a dispatcher assigning a vehicle (check, then assign, in one transaction) and a plan commit for it never both land', async () => {
+      const { f, a, b } = await two();
+      const company = await f.addCompany('UTC');
+      const w = await f.addWarehouse({ companyId: company.id, name: 'W', address: 'A', lat: 52.5, lon: 13.4 });
+      const vehicle = () => f.addVehicle({ companyId: company.id, name: 'V', active: true, warehouseId: w.id, capacityKg: 100, capacityM3: 1, shift: null, maxDistanceKm: null, maxDurationMin: null, maxOrders: null, features: [] });
+      const [v, spare] = [await vehicle(), await vehicle()];
+      await f.addRoute(company.id, spare.id, '2026-12-01');
+      const existing = (await a.routes.list(company.id, { limit: 1, offset: 0 })).rows[0];
+      const o = await f.addOrder({ companyId: company.id, externalId: 'X', status: 'new', address: 'B', lat: 52.5, lon: 13.4, weightKg: 1, volumeM3: 0.01, serviceTimeMin: 5, timeWindowStart: null, timeWindowEnd: null, deliveryDate: '2026-12-01' });
+      const job = await a.planning.createJob(company.id, input, now);
+      let checked!: () => void;
+      const checkDone = new Promise<void>((r) => (checked = r));
+      const assign = a.transaction(async (tx) => {
+        const holder = await tx.routes.routeHoldingVehicle(company.id, v.id, '2026-12-01', existing.id);
+        checked();
+        await new Promise((r) => setTimeout(r, 200)); // the commit runs meanwhile
+        if (holder) return false;
+        await tx.routes.assignVehicle(existing.id, v.id, now);
+        return true;
+      });
+      await checkDone;
+      const commit = b.planning.commitPlan({
+        jobId: job.id, companyId: company.id, at: now, unassigned: [],
+        routes: [{ jobId: job.id, companyId: company.id, vehicleId: v.id, name: 'r', date: '2026-12-01', plannedMileageKm: 1, plannedDurationMin: 10, totalWeightKg: 1, totalVolumeM3: 0.01,
+          stops: [{ position: 1, stopType: 'order', orderId: o.id, orderExternalId: 'X', warehouseId: null, address: 'B', lat: 52.5, lon: 13.4, plannedArrivalAt: now, plannedDepartureAt: now }] }],
+      });
+      const [assigned, committed] = await Promise.allSettled([assign, commit]);
+      expect(assigned).toEqual({ status: 'fulfilled', value: true });
+      expect(committed.status).toBe('rejected');
+      expect((committed as PromiseRejectedResult).reason.name).toBe('VehicleBusyError');
+      expect(await f.orderStatus(o.id)).toBe('new');
+      expect(await a.planning.vehicleIdsWithRouteOn(company.id, '2026-12-01')).toEqual([v.id]);
+    });
+
     it('commitPlan runs the publish hook in its transaction: its rows commit with the plan, and a hook that throws leaves nothing', async () => {
       const { f, a } = await two();
       const company = await f.addCompany('UTC');
