@@ -3,7 +3,7 @@
  * PostgreSQL server (test/helpers/postgres.ts), and what only several processes can show: two
  * stores (two pools, as two processes) claiming, capping and committing at once.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LeaseLostError, TooManyJobsError, IdempotentReplayError, type NewRoute } from '../../src/jobs/ports.js';
 import pg from 'pg';
 import { PgStore } from '../../src/store/postgres/index.js';
@@ -23,8 +23,12 @@ if (postgres.available) {
     database = await createTestDatabase();
     store = await PgStore.open(database.url);
   });
+  // the second stores (pools) of a test are closed after it: the server's connections are shared
+  afterEach(async () => {
+    for (const s of extra.splice(0)) await s.close();
+  });
   afterAll(async () => {
-    for (const s of [store, ...extra]) await s?.close();
+    await store?.close();
     await database?.drop();
   });
 }
