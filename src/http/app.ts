@@ -12,7 +12,8 @@ import { registerAuth } from './auth.js';
 import { BODY_LIMITS, REQUEST_TIMEOUT_MS } from './limits.js';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, registerRateLimit } from './rate-limit.js';
 import { DETAIL, errorHandler, notFound } from './errors.js';
-import { buildOpenApi } from './openapi.js';
+import { buildOpenApi, OPENAPI_PATH } from './openapi.js';
+import { registerDocs } from './docs.js';
 import { registerOrderRoutes } from './orders-routes.js';
 import type { JobService } from '../jobs/service.js';
 import { INTERNAL_PREFIX, registerDispatchRoutes } from './dispatch-routes.js';
@@ -113,8 +114,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
     reply.code(404).send({ detail: DETAIL.notFound });
   });
 
-  const openapi = buildOpenApi();
-  app.get(`${API_PREFIX}/openapi.json`, async () => openapi);
+  // built and serialised once: a request for it costs a copy of a string
+  const document = buildOpenApi();
+  const openapi = JSON.stringify(document);
+  app.get(OPENAPI_PATH, async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
+  registerDocs(app, document);
   app.register(
     async (api) => {
       registerOrderRoutes(api, orders);
