@@ -955,6 +955,19 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            /** @description The change could not be stored (for example its webhook outbox row); nothing was changed */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
             /** @description The database is busy (another process holds the write lock); nothing was changed. Retry after Retry-After seconds. */
             503: {
                 headers: {
@@ -1026,6 +1039,19 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            /** @description The change could not be stored (for example its webhook outbox row); nothing was changed */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
             /** @description The database is busy (another process holds the write lock); nothing was changed. Retry after Retry-After seconds. */
             503: {
                 headers: {
@@ -1067,7 +1093,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description an unknown query parameter (field errors) */
+            /** @description an unknown query parameter (field errors); a path that is not valid percent-encoding (`{detail}`) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1077,7 +1103,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FieldErrors"];
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["Detail"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -1127,7 +1153,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description Read-only, unknown or invalid fields (field errors); an empty body is `{"detail": "No mutable fields were supplied."}`; an unknown query parameter (field errors); malformed JSON (`{"detail": "Malformed JSON: ..."}`) */
+            /** @description Read-only, unknown or invalid fields (field errors); an empty body is `{"detail": "No mutable fields were supplied."}`; an unknown query parameter (field errors); malformed JSON (`{"detail": "Malformed JSON: ..."}`); a path that is not valid percent-encoding (`{detail}`) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1182,6 +1208,19 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            /** @description The change could not be stored (for example its webhook outbox row); nothing was changed */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
             /** @description The database is busy (another process holds the write lock); nothing was changed. Retry after Retry-After seconds. */
             503: {
                 headers: {
@@ -1227,7 +1266,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description an unknown query parameter (field errors); malformed JSON (`{"detail": "Malformed JSON: ..."}`) */
+            /** @description an unknown query parameter (field errors); malformed JSON (`{"detail": "Malformed JSON: ..."}`); a path that is not valid percent-encoding (`{detail}`) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1282,6 +1321,19 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            /** @description The change could not be stored (for example its webhook outbox row); nothing was changed */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
             /** @description The database is busy (another process holds the write lock); nothing was changed. Retry after Retry-After seconds. */
             503: {
                 headers: {
@@ -1323,7 +1375,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderHistory"];
                 };
             };
-            /** @description an unknown query parameter (field errors) */
+            /** @description an unknown query parameter (field errors); a path that is not valid percent-encoding (`{detail}`) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1333,7 +1385,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FieldErrors"];
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["Detail"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -1452,6 +1504,19 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
+            /** @description The change could not be stored (for example its webhook outbox row); nothing was changed */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
             /** @description Planning is not available on this server (or it is shutting down), or the database is busy */
             503: {
                 headers: {
@@ -1494,7 +1559,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlanningJob"];
                 };
             };
-            /** @description an unknown query parameter (field errors) */
+            /** @description an unknown query parameter (field errors); a path that is not valid percent-encoding (`{detail}`) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1504,7 +1569,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FieldErrors"];
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["Detail"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -1611,7 +1676,7 @@ export interface operations {
                     "application/json": components["schemas"]["Route"];
                 };
             };
-            /** @description an unknown query parameter (field errors) */
+            /** @description an unknown query parameter (field errors); a path that is not valid percent-encoding (`{detail}`) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1621,7 +1686,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FieldErrors"];
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["Detail"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -1667,7 +1732,7 @@ export interface operations {
                     "application/json": components["schemas"]["Tracking"];
                 };
             };
-            /** @description an unknown query parameter (field errors) */
+            /** @description an unknown query parameter (field errors); a path that is not valid percent-encoding (`{detail}`) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1677,7 +1742,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FieldErrors"];
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["Detail"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -1727,7 +1792,7 @@ export interface operations {
                     "application/json": components["schemas"]["Route"];
                 };
             };
-            /** @description A body of the wrong shape; an unknown query parameter (field errors); malformed JSON (`{"detail": "Malformed JSON: ..."}`) */
+            /** @description A body of the wrong shape; an unknown query parameter (field errors); malformed JSON (`{"detail": "Malformed JSON: ..."}`); a path that is not valid percent-encoding (`{detail}`) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1782,6 +1847,19 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            /** @description The change could not be stored (for example its webhook outbox row); nothing was changed */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
             /** @description The database is busy (another process holds the write lock); nothing was changed. Retry after Retry-After seconds. */
             503: {
                 headers: {
@@ -1827,7 +1905,7 @@ export interface operations {
                     "application/json": components["schemas"]["Route"];
                 };
             };
-            /** @description A body of the wrong shape; an unknown query parameter (field errors); malformed JSON (`{"detail": "Malformed JSON: ..."}`) */
+            /** @description A body of the wrong shape; an unknown query parameter (field errors); malformed JSON (`{"detail": "Malformed JSON: ..."}`); a path that is not valid percent-encoding (`{detail}`) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1882,6 +1960,19 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            /** @description The change could not be stored (for example its webhook outbox row); nothing was changed */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
             /** @description The database is busy (another process holds the write lock); nothing was changed. Retry after Retry-After seconds. */
             503: {
                 headers: {
@@ -1927,7 +2018,7 @@ export interface operations {
                     "application/json": components["schemas"]["StopStatusResult"];
                 };
             };
-            /** @description A body of the wrong shape; an unknown query parameter (field errors); malformed JSON (`{"detail": "Malformed JSON: ..."}`) */
+            /** @description A body of the wrong shape; an unknown query parameter (field errors); malformed JSON (`{"detail": "Malformed JSON: ..."}`); a path that is not valid percent-encoding (`{detail}`) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1982,6 +2073,19 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            /** @description The change could not be stored (for example its webhook outbox row); nothing was changed */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
             /** @description The database is busy (another process holds the write lock); nothing was changed. Retry after Retry-After seconds. */
             503: {
                 headers: {
@@ -2027,7 +2131,7 @@ export interface operations {
                     "application/json": components["schemas"]["PositionsAccepted"];
                 };
             };
-            /** @description A body of the wrong shape, or a timestamp more than 5 minutes ahead of the server clock; an unknown query parameter (field errors); malformed JSON (`{"detail": "Malformed JSON: ..."}`) */
+            /** @description A body of the wrong shape, or a timestamp more than 5 minutes ahead of the server clock; an unknown query parameter (field errors); malformed JSON (`{"detail": "Malformed JSON: ..."}`); a path that is not valid percent-encoding (`{detail}`) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2069,6 +2173,19 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            /** @description The change could not be stored (for example its webhook outbox row); nothing was changed */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
             /** @description The database is busy (another process holds the write lock); nothing was changed. Retry after Retry-After seconds. */
             503: {
                 headers: {

@@ -3,7 +3,7 @@
  * `serve` (server.ts) is the only place that opens a socket.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { ServiceEvents } from '../service/events.js';
 import { OrderService } from '../service/orders.js';
 import type { Clock } from '../service/time.js';
@@ -70,6 +70,15 @@ export function buildApp(options: AppOptions): FastifyInstance {
       connectionsCheckingInterval: Math.min(1_000, options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS),
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // the router's own refusals in our shapes (fastify's default body is {error, code, message}):
+    // a path that is not valid percent-encoding is 400 {detail}; a path segment longer than
+    // maxParamLength is no id of ours, so 404 like any other unknown id (fastify's default: 414)
+    frameworkErrors: (error, _request, raw) => {
+      const reply = raw as unknown as FastifyReply;
+      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') void reply.code(404).send({ detail: DETAIL.notFound });
+      else if (error.code === 'FST_ERR_BAD_URL') void reply.code(400).send({ detail: DETAIL.badUrl });
+      else void reply.code(400).send({ detail: error.message });
+    },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();

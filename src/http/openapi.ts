@@ -250,6 +250,10 @@ function responses(op: Operation): Record<string, Schema> {
     forms.push('Detail');
     why.push('malformed JSON (`{"detail": "Malformed JSON: ..."}`)');
   }
+  if (op.path.includes('{')) {
+    forms.push('Detail');
+    why.push('a path that is not valid percent-encoding (`{detail}`)');
+  }
   out['400'] = answer(`${op.badRequest ? `${op.badRequest.description}; ` : ''}${why.join('; ')}`, badRequestSchema(forms));
   out['401'] = { $ref: '#/components/responses/Unauthorized' };
   out['403'] = { $ref: '#/components/responses/Forbidden' };
@@ -263,6 +267,9 @@ function responses(op: Operation): Record<string, Schema> {
         content: json(ref('Detail')),
       }
     : { $ref: '#/components/responses/TooManyRequests' };
+  // a write whose own transaction fails for a reason that is not a busy database (its webhook
+  // outbox row cannot be written, the disk is full): the change is rolled back
+  if (op.write) out['500'] = answer('The change could not be stored (for example its webhook outbox row); nothing was changed', ref('Detail'));
   if (op.write || op.unavailable) {
     out['503'] = {
       description: op.unavailable ?? busy,
@@ -314,7 +321,7 @@ const DESCRIPTION = `The delivery order and route planning service: the public A
 
 **Authentication.** Every request but this document and its page carries \`Authorization: Api-Key <key>\`: the word \`Api-Key\` (any case), one space, the key (\`dpk_...\`). Each operation names the scope its key needs. Without a valid key: 401; without the scope: 403.
 
-**Errors.** Field validation: 400 \`{"<field>": ["message", ...]}\`. Everything else: \`{"detail": "text"}\`. A malformed JSON body is 400 \`{"detail": "Malformed JSON: ..."}\`. An id that does not exist or belongs to another company is 404. A method a path does not take is 405 with an \`Allow\` header (listed per path in \`x-methods-not-allowed\`, not as operations). A request (headers and body) that does not arrive within 60 s is answered 408 and the connection closed.
+**Errors.** Field validation: 400 \`{"<field>": ["message", ...]}\`. Everything else: \`{"detail": "text"}\`. A malformed JSON body is 400 \`{"detail": "Malformed JSON: ..."}\`. An id that does not exist or belongs to another company is 404. A method a path does not take is 405 with an \`Allow\` header (listed per path in \`x-methods-not-allowed\`, not as operations). A request (headers and body) that does not arrive within 60 s is answered 408 and the connection closed. A write that cannot be stored (for example its webhook outbox row) is 500 \`{"detail": "Internal server error."}\` with nothing changed; a busy database is 503 with Retry-After.
 
 **Limits.** Each key has a token bucket of requests a minute (1,200 by default); every answer to a valid key carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset; past it 429 with Retry-After. Bodies: 8 MiB for bulk, 1 MiB for planning, 512 KiB for positions, 64 KiB elsewhere (413).
 
