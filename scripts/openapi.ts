@@ -4,7 +4,7 @@
  *   pretty-printed (Redocly lints this file; reviewers diff it);
  * - src/client/api-types.ts: its TypeScript types (openapi-typescript), the typed client's source.
  *
- * `npm run openapi` after any change to the document; test/http/openapi-generated.test.ts fails
+ * `npm run openapi` after any change to the document; test/http/openapi-document.test.ts fails
  * while either file differs from what this would write.
  */
 import { writeFileSync } from 'node:fs';
@@ -17,7 +17,7 @@ export const TYPES_FILE = fileURLToPath(new URL('../src/client/api-types.ts', im
 
 const HEADER = `/**
  * GENERATED from docs/openapi.json by \`npm run openapi\` (openapi-typescript): do not edit.
- * test/http/openapi-generated.test.ts fails when this file and the document disagree.
+ * test/http/openapi-document.test.ts fails when this file and the document disagree.
  */
 
 `;

@@ -1,6 +1,6 @@
 /**
  * GENERATED from docs/openapi.json by `npm run openapi` (openapi-typescript): do not edit.
- * test/http/openapi-generated.test.ts fails when this file and the document disagree.
+ * test/http/openapi-document.test.ts fails when this file and the document disagree.
  */
 
 export interface paths {
