@@ -32,6 +32,7 @@ describe('live answers of the real server conform to the OpenAPI document', () =
   let noScopeKey: string;
   let throttledKey: string;
   let sweepKey: string;
+  let inactiveVehicle: number;
   const checker = conformance();
 
   async function call(method: string, path: string, body?: unknown, sent: Sent = {}): Promise<{ status: number; body: any; headers: Headers }> {
@@ -59,6 +60,13 @@ describe('live answers of the real server conform to the OpenAPI document', () =
     noScopeKey = store.apiKeys.create({ company_id: seeded.company.id, scopes: [] }, now).key;
     throttledKey = store.apiKeys.create({ company_id: seeded.company.id, scopes: ['orders:read'] }, now).key;
     sweepKey = store.apiKeys.create({ company_id: seeded.company.id, scopes: [...SCOPES] }, now).key;
+    inactiveVehicle = store.vehicles.create(
+      {
+        company_id: seeded.company.id, warehouse_id: seeded.warehouse.id, name: 'Van in the workshop', capacity_kg: 800, capacity_m3: 6,
+        shift_start: null, shift_end: null, max_distance_km: null, max_duration_min: null, max_orders: null, features: [], active: false,
+      },
+      now,
+    ).id;
     store.close();
     server = await startServe(seeded.db, ['--rate-limit', String(RATE_LIMIT), '--geocoder', 'none', '--job-time-limit', '1', '--workers', '1']);
   });
@@ -139,6 +147,7 @@ describe('live answers of the real server conform to the OpenAPI document', () =
 
     expect((await call('GET', `${P}/routes/?date=${DATE}&status=planned`)).status).toBe(200);
     expect((await call('GET', `${P}/routes/?date=tomorrow`)).status).toBe(400);
+    expect((await call('GET', `${P}/routes/?page=99`)).status).toBe(404);
     const route = await call('GET', `${P}/routes/${ids.route}/`);
     expect(route.status).toBe(200);
     ids.stop = route.body.stops.find((s: any) => s.stop_type === 'order').id;
@@ -150,6 +159,7 @@ describe('live answers of the real server conform to the OpenAPI document', () =
     expect((await call('POST', `${I}/routes/${ids.route}/vehicle`, { vehicle_id: ids.vehicle })).status).toBe(200);
     expect((await call('POST', `${I}/routes/${ids.route}/vehicle`, { vehicle_id: 'one' })).status).toBe(400);
     expect((await call('POST', `${I}/routes/${ids.route}/vehicle`, { vehicle_id: 999_999 })).status).toBe(404);
+    expect((await call('POST', `${I}/routes/${ids.route}/vehicle`, { vehicle_id: inactiveVehicle })).status).toBe(409);
     expect((await call('POST', `${I}/routes/${ids.route}/start`)).status).toBe(200);
     expect((await call('POST', `${I}/routes/${ids.route}/start`)).status).toBe(409);
     expect((await call('POST', `${I}/routes/${ids.route}/start`, { at: 'noon' })).status).toBe(400);
@@ -195,14 +205,21 @@ describe('live answers of the real server conform to the OpenAPI document', () =
     }
   });
 
-  it('503 with Retry-After when another process holds the write lock; nothing changes', async () => {
+  it('503 with Retry-After on every write when another process holds the write lock', async () => {
+    const spare = (await call('POST', `${P}/orders/`, { external_id: 'LOCK-1', address: 'Spare 2, Berlin', lat: 52.5, lon: 13.4, delivery_date: DATE })).body.id as number;
     const holder = Store.open(seeded.db);
     try {
       holder.db.exec('BEGIN IMMEDIATE');
       for (const [method, path, body] of [
         ['POST', `${P}/orders/`, { address: 'Locked 1, Berlin' }],
         ['POST', `${P}/orders/bulk/`, [{ address: 'Locked 2, Berlin' }]],
-        ['PATCH', `${P}/orders/${ids.order}/`, { notes: 'locked' }],
+        ['PATCH', `${P}/orders/${spare}/`, { notes: 'locked' }],
+        ['POST', `${P}/orders/${spare}/cancel/`, undefined],
+        ['POST', `${P}/planning/jobs/`, { order_ids: [spare] }],
+        ['POST', `${I}/routes/${ids.route}/vehicle`, { vehicle_id: seeded.vehicles[1]!.id }],
+        ['POST', `${I}/routes/${ids.route}/start`, undefined],
+        ['POST', `${I}/stops/${ids.stop}/status`, { status: 'confirmed' }],
+        ['POST', `${I}/vehicles/${ids.vehicle}/positions`, { lat: 52.5, lon: 13.4 }],
       ] as const) {
         const r = await call(method, path, body);
         expect(r.status, `${method} ${path}`).toBe(503);
