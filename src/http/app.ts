@@ -12,7 +12,7 @@ import { registerAuth } from './auth.js';
 import { BODY_LIMITS, REQUEST_TIMEOUT_MS } from './limits.js';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, registerRateLimit } from './rate-limit.js';
 import { DETAIL, errorHandler, notFound } from './errors.js';
-import { buildOpenApi, OPENAPI_PATH } from './openapi.js';
+import { buildOpenApi, OPENAPI_PATH, PUBLIC_PREFIX } from './openapi.js';
 import { registerDocs } from './docs.js';
 import { registerOrderRoutes } from './orders-routes.js';
 import type { JobService } from '../jobs/service.js';
@@ -20,7 +20,7 @@ import { INTERNAL_PREFIX, registerDispatchRoutes } from './dispatch-routes.js';
 import { registerPlanningRoutes } from './planning-routes.js';
 import { registerRouteRoutes } from './route-routes.js';
 
-export const API_PREFIX = '/api/public/v1';
+export const API_PREFIX = PUBLIC_PREFIX;
 
 export interface AppOptions {
   store: Store;
