@@ -7,7 +7,8 @@ import { parseArgs } from 'node:util';
 import { withNegativeValues } from '../cli/argv.js';
 import { UsageError } from '../cli/usage-error.js';
 import { isValidTimeZone } from '../service/time.js';
-import { Store } from '../store/store.js';
+import { openStore } from '../store/open.js';
+import type { Repositories } from '../store/port.js';
 import { SCOPES, WEBHOOK_EVENTS, type Company, type Scope, type Vehicle, type WebhookEvent, type WebhookSubscription } from '../store/types.js';
 
 export const DEFAULT_DB = './var/planner.db';
@@ -43,7 +44,7 @@ interface Command {
   usage: string;
   required: (keyof Values)[];
   optional: (keyof Values)[];
-  run(store: Store, v: Values, now: string): object;
+  run(store: Repositories, v: Values, now: string): Promise<object>;
 }
 
 const COMMANDS: Record<string, Command> = {
@@ -51,10 +52,10 @@ const COMMANDS: Record<string, Command> = {
     usage: 'company create --name NAME [--timezone IANA]',
     required: ['name'],
     optional: ['timezone'],
-    run(store, v, now) {
+    async run(store, v, now) {
       const timezone = v.timezone ?? 'UTC';
       if (!isValidTimeZone(timezone)) throw new UsageError(`--timezone: unknown IANA time zone '${timezone}'`);
-      const c = store.companies.create({ name: text('name', v.name), timezone }, now);
+      const c = await store.companies.create({ name: text('name', v.name), timezone }, now);
       return { id: c.id, name: c.name, timezone: c.timezone };
     },
   },
@@ -62,10 +63,10 @@ const COMMANDS: Record<string, Command> = {
     usage: `key create --company ID --scopes LIST [--label TEXT]  (scopes: ${SCOPES.join(',')})`,
     required: ['company', 'scopes'],
     optional: ['label'],
-    run(store, v, now) {
-      const company = companyOf(store, v.company);
+    async run(store, v, now) {
+      const company = await companyOf(store, v.company);
       const scopes = list('scopes', v.scopes, SCOPES);
-      const { record, key } = store.apiKeys.create({ company_id: company.id, scopes, label: v.label ?? '' }, now);
+      const { record, key } = await store.apiKeys.create({ company_id: company.id, scopes, label: v.label ?? '' }, now);
       return { id: record.id, company_id: record.company_id, key, scopes: record.scopes };
     },
   },
@@ -73,9 +74,9 @@ const COMMANDS: Record<string, Command> = {
     usage: 'key list --company ID',
     required: ['company'],
     optional: [],
-    run(store, v) {
-      const company = companyOf(store, v.company);
-      const keys = store.apiKeys.listForCompany(company.id).map((k) => ({ id: k.id, scopes: k.scopes, label: k.label, created_at: k.created_at, revoked_at: k.revoked_at }));
+    async run(store, v) {
+      const company = await companyOf(store, v.company);
+      const keys = (await store.apiKeys.listForCompany(company.id)).map((k) => ({ id: k.id, scopes: k.scopes, label: k.label, created_at: k.created_at, revoked_at: k.revoked_at }));
       return { company_id: company.id, keys };
     },
   },
@@ -83,33 +84,33 @@ const COMMANDS: Record<string, Command> = {
     usage: 'webhook list --company ID',
     required: ['company'],
     optional: [],
-    run(store, v) {
-      const company = companyOf(store, v.company);
-      return { company_id: company.id, webhooks: store.webhooks.listForCompany(company.id).map(publicWebhook) };
+    async run(store, v) {
+      const company = await companyOf(store, v.company);
+      return { company_id: company.id, webhooks: (await store.webhooks.listForCompany(company.id)).map(publicWebhook) };
     },
   },
   'webhook disable': {
     usage: 'webhook disable --id ID',
     required: ['id'],
     optional: [],
-    run(store, v) {
-      return publicWebhook(store.webhooks.setActive(webhookOf(store, v.id).id, false)!);
+    async run(store, v) {
+      return publicWebhook((await store.webhooks.setActive((await webhookOf(store, v.id)).id, false))!);
     },
   },
   'webhook enable': {
     usage: 'webhook enable --id ID  (also resumes one paused after 24 h of failures)',
     required: ['id'],
     optional: [],
-    run(store, v) {
-      return publicWebhook(store.webhooks.setActive(webhookOf(store, v.id).id, true)!);
+    async run(store, v) {
+      return publicWebhook((await store.webhooks.setActive((await webhookOf(store, v.id)).id, true))!);
     },
   },
   'webhook rotate-secret': {
     usage: 'webhook rotate-secret --id ID',
     required: ['id'],
     optional: [],
-    run(store, v) {
-      const s = store.webhooks.rotateSecret(webhookOf(store, v.id).id)!;
+    async run(store, v) {
+      const s = (await store.webhooks.rotateSecret((await webhookOf(store, v.id)).id))!;
       return { id: s.id, secret: s.secret };
     },
   },
@@ -117,10 +118,10 @@ const COMMANDS: Record<string, Command> = {
     usage: 'key revoke --id ID',
     required: ['id'],
     optional: [],
-    run(store, v, now) {
+    async run(store, v, now) {
       const id = integer('id', v.id, 1);
-      if (!store.apiKeys.get(id)) throw new UsageError(`--id: no API key ${id}`);
-      const k = store.apiKeys.revoke(id, now)!;
+      if (!(await store.apiKeys.get(id))) throw new UsageError(`--id: no API key ${id}`);
+      const k = (await store.apiKeys.revoke(id, now))!;
       return { id: k.id, company_id: k.company_id, scopes: k.scopes, revoked_at: k.revoked_at };
     },
   },
@@ -128,9 +129,9 @@ const COMMANDS: Record<string, Command> = {
     usage: 'warehouse create --company ID --name NAME --lat LAT --lon LON [--address TEXT]',
     required: ['company', 'name', 'lat', 'lon'],
     optional: ['address'],
-    run(store, v, now) {
-      const company = companyOf(store, v.company);
-      const w = store.warehouses.create(
+    async run(store, v, now) {
+      const company = await companyOf(store, v.company);
+      const w = await store.warehouses.create(
         {
           company_id: company.id,
           name: text('name', v.name),
@@ -148,16 +149,16 @@ const COMMANDS: Record<string, Command> = {
       'vehicle create --company ID --name NAME --warehouse ID --capacity-kg N --capacity-m3 N [--shift HH:MM-HH:MM] [--max-distance-km N] [--max-duration-min N] [--max-orders N] [--features a,b] [--inactive]',
     required: ['company', 'name', 'warehouse', 'capacity-kg', 'capacity-m3'],
     optional: ['shift', 'max-distance-km', 'max-duration-min', 'max-orders', 'features', 'inactive'],
-    run(store, v, now) {
-      const company = companyOf(store, v.company);
+    async run(store, v, now) {
+      const company = await companyOf(store, v.company);
       const warehouseId = integer('warehouse', v.warehouse, 1);
-      if (!store.warehouses.get(company.id, warehouseId)) {
+      if (!await store.warehouses.get(company.id, warehouseId)) {
         throw new UsageError(`--warehouse: no warehouse ${warehouseId} in company ${company.id}`);
       }
       const [shiftStart, shiftEnd] = v.shift === undefined ? [null, null] : shift(v.shift);
       const features =
         v.features === undefined ? [] : [...new Set(v.features.split(',').map((f) => f.trim()).filter((f) => f !== ''))];
-      const vehicle = store.vehicles.create(
+      const vehicle = await store.vehicles.create(
         {
           company_id: company.id,
           warehouse_id: warehouseId,
@@ -181,8 +182,8 @@ const COMMANDS: Record<string, Command> = {
     usage: `webhook create --company ID --url URL --events LIST  (events: ${WEBHOOK_EVENTS.join(',')})`,
     required: ['company', 'url', 'events'],
     optional: [],
-    run(store, v, now) {
-      const company = companyOf(store, v.company);
+    async run(store, v, now) {
+      const company = await companyOf(store, v.company);
       let url: URL;
       try {
         url = new URL(v.url!);
@@ -191,7 +192,7 @@ const COMMANDS: Record<string, Command> = {
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError('--url: must be http or https');
       const events = list('events', v.events, WEBHOOK_EVENTS) as WebhookEvent[];
-      const s = store.webhooks.create({ company_id: company.id, url: url.toString(), events }, now);
+      const s = await store.webhooks.create({ company_id: company.id, url: url.toString(), events }, now);
       return { id: s.id, company_id: s.company_id, url: s.url, events: s.events, secret: s.secret };
     },
   },
@@ -268,16 +269,16 @@ function publicWebhook(s: WebhookSubscription) {
   return { id: s.id, url: s.url, events: s.events, active: s.active };
 }
 
-function webhookOf(store: Store, value: string | undefined): WebhookSubscription {
+async function webhookOf(store: Repositories, value: string | undefined): Promise<WebhookSubscription> {
   const id = integer('id', value, 1);
-  const s = store.webhooks.get(id);
+  const s = await store.webhooks.get(id);
   if (!s) throw new UsageError(`--id: no webhook subscription ${id}`);
   return s;
 }
 
-function companyOf(store: Store, value: string | undefined): Company {
+async function companyOf(store: Repositories, value: string | undefined): Promise<Company> {
   const id = integer('company', value, 1);
-  const company = store.companies.get(id);
+  const company = await store.companies.get(id);
   if (!company) throw new UsageError(`--company: no company ${id}`);
   return company;
 }
@@ -307,13 +308,13 @@ export async function main(argv: string[]): Promise<number> {
   const missing = command.required.filter((k) => v[k] === undefined);
   if (missing.length > 0) throw new UsageError(`${name}: missing --${missing[0]} (usage: ${command.usage})`);
   if (v.db !== undefined && v.db.trim() === '') throw new UsageError('--db: must not be blank');
-  const store = Store.open(v.db ?? DEFAULT_DB);
+  const store = await openStore(v.db ?? DEFAULT_DB);
   try {
-    const record = store.transaction(() => command.run(store, v, new Date().toISOString()));
+    const record = await store.transaction((tx) => command.run(tx, v, new Date().toISOString()));
     process.stdout.write(JSON.stringify(record) + '\n');
     return 0;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

@@ -5,14 +5,19 @@
  * fsync for up to `batchSize` table lookups); between batches the loop yields to the event loop
  * so the API stays responsive.
  */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type { StorePort } from '../store/port.js';
+import { portOf } from '../store/sqlite-port.js';
 import type { Store } from '../store/store.js';
 import type { GeocodeTask } from '../store/types.js';
 import { systemClock, type Clock } from '../service/time.js';
 import { GeocodeError, type Coordinates, type Geocoder } from './providers.js';
 
 export interface GeocodeWorkerOptions {
-  store: Store;
+  /** The storage port, or the SQLite store (used through its one port). */
+  store: Store | StorePort;
   geocoder: Geocoder;
   clock?: Clock;
   log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
@@ -21,12 +26,21 @@ export interface GeocodeWorkerOptions {
   retryBaseMs?: number;
   /** After this many failed attempts the task is dropped and the order keeps null lat/lon. */
   maxAttempts?: number;
+  /** The name this worker claims tasks under (default: host, pid and a random part). */
+  owner?: string;
+  /** How long claimed tasks are this worker's alone, ms (default 30 000). Each look at the queue
+   *  claims them anew. A lookup that outlives its lease is harmless: its result is written only
+   *  while this worker still holds the task, else another process looks it up again. */
+  leaseMs?: number;
+  /** Longest sleep between looks at the queue when idle, ms (default 1 000): other processes
+   *  queue tasks too, and a dead process's leases run out. */
+  pollMs?: number;
 }
 
 type Outcome = { task: GeocodeTask; coordinates: Coordinates | null } | { task: GeocodeTask; error: GeocodeError };
 
 export class GeocodeWorker {
-  private readonly store: Store;
+  private readonly store: StorePort;
   private readonly clock: Clock;
   private readonly batchSize: number;
   private readonly retryBaseMs: number;
@@ -37,9 +51,11 @@ export class GeocodeWorker {
   private timer: NodeJS.Timeout | undefined;
   private idleWaiters: (() => void)[] = [];
   private abort = new AbortController();
+  readonly owner: string;
 
   constructor(private readonly options: GeocodeWorkerOptions) {
-    this.store = options.store;
+    this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    this.store = portOf(options.store);
     this.clock = options.clock ?? systemClock;
     this.batchSize = options.batchSize ?? 50;
     this.retryBaseMs = options.retryBaseMs ?? 30_000;
@@ -64,6 +80,11 @@ export class GeocodeWorker {
     this.abort.abort();
     this.notify();
     await this.loop;
+    try {
+      await this.store.geocodeQueue.releaseAll(this.owner);
+    } catch {
+      // the leases run out instead
+    }
     this.releaseIdle();
   }
 
@@ -101,7 +122,9 @@ export class GeocodeWorker {
 
   /** One round: the due tasks, or a sleep until the next is due or new work is notified. */
   private async step(): Promise<void> {
-    const tasks = this.store.geocodeQueue.due(this.clock().toISOString(), this.batchSize);
+    const now = this.clock();
+    const lease = { owner: this.owner, until: new Date(now.getTime() + (this.options.leaseMs ?? 30_000)).toISOString() };
+    const tasks = await this.store.geocodeQueue.due(now.toISOString(), this.batchSize, lease);
     if (tasks.length === 0) {
       this.releaseIdle();
       await this.sleepUntilDue();
@@ -124,47 +147,48 @@ export class GeocodeWorker {
         break;
       }
     }
-    this.commit(outcomes);
+    await this.commit(outcomes);
     await yieldToLoop();
   }
 
-  private commit(outcomes: Outcome[]): void {
+  private async commit(outcomes: Outcome[]): Promise<void> {
     if (outcomes.length === 0) return;
     const now = this.clock();
     const nowIso = now.toISOString();
-    this.store.transaction(() => {
+    await this.store.transaction(async (tx) => {
       for (const outcome of outcomes) {
         const { task } = outcome;
-        const current = this.store.geocodeQueue.get(task.id);
-        if (!current) continue; // replaced by a newer address, cancelled or done elsewhere
+        const current = await tx.geocodeQueue.get(task.id);
+        // replaced by a newer address, cancelled, done elsewhere, or taken over by another process
+        if (!current || (await tx.geocodeQueue.leaseOwner(task.id)) !== this.owner) continue;
         if ('error' in outcome) {
           const attempts = current.attempts + 1;
           if (!outcome.error.transient || attempts >= this.maxAttempts) {
-            this.store.geocodeQueue.remove(task.id);
+            await tx.geocodeQueue.remove(task.id);
             this.options.log?.warn({ order_id: task.order_id, attempts, err: outcome.error.message }, 'geocoding given up');
           } else {
             const delay = Math.min(this.retryBaseMs * 2 ** (attempts - 1), 3_600_000);
-            this.store.geocodeQueue.retryLater(task.id, new Date(now.getTime() + delay).toISOString(), outcome.error.message);
+            await tx.geocodeQueue.retryLater(task.id, new Date(now.getTime() + delay).toISOString(), outcome.error.message);
             this.options.log?.warn({ order_id: task.order_id, attempts, err: outcome.error.message }, 'geocoding will retry');
           }
           continue;
         }
-        this.store.geocodeQueue.remove(task.id);
+        await tx.geocodeQueue.remove(task.id);
         if (outcome.coordinates) {
-          this.store.orders.applyGeocode(task.order_id, task.address, outcome.coordinates.lat_e6, outcome.coordinates.lon_e6, nowIso);
+          await tx.orders.applyGeocode(task.order_id, task.address, outcome.coordinates.lat_e6, outcome.coordinates.lon_e6, nowIso);
         }
       }
     });
   }
 
   private async sleepUntilDue(): Promise<void> {
-    const next = this.store.geocodeQueue.nextDueAt();
+    const now = this.clock();
+    const next = await this.store.geocodeQueue.nextDueAt(now.toISOString());
+    const poll = this.options.pollMs ?? 1_000;
     await new Promise<void>((resolve) => {
       this.wake = resolve;
-      if (next !== undefined) {
-        const ms = Math.max(0, Math.min(Date.parse(next) - this.clock().getTime(), 2 ** 31 - 1));
-        this.timer = setTimeout(resolve, ms);
-      }
+      const ms = next === undefined ? poll : Math.max(0, Math.min(Date.parse(next) - now.getTime(), poll));
+      this.timer = setTimeout(resolve, ms);
     });
     this.wake = undefined;
     if (this.timer) clearTimeout(this.timer);

@@ -7,6 +7,8 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOpt
 import { ServiceEvents } from '../service/events.js';
 import { OrderService } from '../service/orders.js';
 import type { Clock } from '../service/time.js';
+import type { StorePort } from '../store/port.js';
+import { portOf } from '../store/sqlite-port.js';
 import type { Store } from '../store/store.js';
 import { registerAuth } from './auth.js';
 import { BODY_LIMITS, REQUEST_TIMEOUT_MS } from './limits.js';
@@ -19,11 +21,13 @@ import type { JobService } from '../jobs/service.js';
 import { INTERNAL_PREFIX, registerDispatchRoutes } from './dispatch-routes.js';
 import { registerPlanningRoutes } from './planning-routes.js';
 import { registerRouteRoutes } from './route-routes.js';
+import { registerDispatcherPage, type DispatcherPageOptions } from './web.js';
 
 export const API_PREFIX = PUBLIC_PREFIX;
 
 export interface AppOptions {
-  store: Store;
+  /** The storage port, or the SQLite store (used through its one port, sqlite-port.ts). */
+  store: Store | StorePort;
   events?: ServiceEvents;
   /** Queue new and changed addresses for geocoding (false for the `none` provider). Default true. */
   geocoding?: boolean;
@@ -39,10 +43,12 @@ export interface AppOptions {
   /** The planning job service (serve wires it, src/service/planning.ts); without it POST
    *  /planning/jobs/ answers 503 and GET reads the stored job. */
   jobs?: JobService;
+  /** The dispatcher page at /app/ (web.ts); `serve` turns it on. Default: not served. */
+  dispatcherPage?: DispatcherPageOptions;
 }
 
 export interface AppServices {
-  store: Store;
+  store: StorePort;
   events: ServiceEvents;
   orders: OrderService;
 }
@@ -85,16 +91,17 @@ export function buildApp(options: AppOptions): FastifyInstance {
     },
   });
 
+  const store = portOf(options.store);
   const events = options.events ?? new ServiceEvents();
   events.onListenerError = (err) => app.log.error({ err }, 'order.status_changed listener failed');
   const orders = new OrderService({
-    store: options.store,
+    store,
     events,
     geocoding: options.geocoding ?? true,
     onGeocodeQueued: options.onGeocodeQueued,
     clock: options.clock,
   });
-  servicesOf.set(app, { store: options.store, events, orders });
+  servicesOf.set(app, { store, events, orders });
 
   // Every body is JSON, whatever its Content-Type says; an empty body is "no body".
   app.removeAllContentTypeParsers();
@@ -115,7 +122,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // an unknown path is answered before its body is read
     if (request.is404) throw notFound();
   });
-  registerAuth(app, options.store);
+  registerAuth(app, store);
   // after auth (its hook runs first), before every route (its onRoute hook must see them all)
   registerRateLimit(app, options.rateLimit ?? DEFAULT_RATE_LIMIT_PER_MINUTE);
   app.setErrorHandler(errorHandler);
@@ -131,17 +138,18 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.register(
     async (api) => {
       registerOrderRoutes(api, orders);
-      registerPlanningRoutes(api, { store: options.store, jobs: options.jobs });
-      registerRouteRoutes(api, options.store);
+      registerPlanningRoutes(api, { store, jobs: options.jobs });
+      registerRouteRoutes(api, store);
     },
     { prefix: API_PREFIX },
   );
   app.register(
     async (internal) => {
-      registerDispatchRoutes(internal, { store: options.store, orders, clock: options.clock });
+      registerDispatchRoutes(internal, { store, orders, clock: options.clock });
     },
     { prefix: INTERNAL_PREFIX },
   );
+  if (options.dispatcherPage) registerDispatcherPage(app, options.dispatcherPage);
   return app;
 }
 

@@ -4,7 +4,7 @@
  * route's `config.scope` names the permission it needs (operations.md lists them).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Store } from '../store/store.js';
+import type { StorePort } from '../store/port.js';
 import type { ApiKey, Company, Scope } from '../store/types.js';
 import { DETAIL, HttpError } from './errors.js';
 
@@ -29,23 +29,23 @@ declare module 'fastify' {
 
 const CHALLENGE = { 'www-authenticate': 'Api-Key' };
 
-export function authenticate(store: Store, header: string | undefined): AuthContext {
+export async function authenticate(store: StorePort, header: string | undefined): Promise<AuthContext> {
   if (header === undefined || header.trim() === '') throw new HttpError(401, { detail: DETAIL.noCredentials }, CHALLENGE);
   const m = /^\s*api-key\s+(\S+)\s*$/i.exec(header);
   if (!m) throw new HttpError(401, { detail: DETAIL.badScheme }, CHALLENGE);
-  const key = store.apiKeys.authenticate(m[1]!);
-  const company = key && store.companies.get(key.company_id);
+  const key = await store.apiKeys.authenticate(m[1]!);
+  const company = key && (await store.companies.get(key.company_id));
   if (!key || !company) throw new HttpError(401, { detail: DETAIL.invalidKey }, CHALLENGE);
   return { key, company };
 }
 
-export function registerAuth(app: FastifyInstance, store: Store): void {
+export function registerAuth(app: FastifyInstance, store: StorePort): void {
   app.decorateRequest('auth', null);
   // 401 first (no body read), then the request limit counts the key (rate-limit.ts, a route-level
   // onRequest hook, so after this one), then the scope: a 403 is an answer to a valid key too.
   app.addHook('onRequest', async (request: FastifyRequest) => {
     if (request.routeOptions.config?.scope === undefined) return;
-    request.auth = authenticate(store, request.headers.authorization);
+    request.auth = await authenticate(store, request.headers.authorization);
   });
   app.addHook('preParsing', async (request: FastifyRequest, _reply, payload) => {
     const scope = request.routeOptions.config?.scope;

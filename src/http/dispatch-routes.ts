@@ -15,7 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import { DispatchError, DispatchService, SETTABLE_STOP_STATUSES, type SettableStopStatus } from '../service/dispatch.js';
 import type { OrderService } from '../service/orders.js';
 import type { Clock } from '../service/time.js';
-import type { Store } from '../store/store.js';
+import type { StorePort } from '../store/port.js';
 import type { NewPosition } from '../store/routes.js';
 import { authOf } from './auth.js';
 import { BODY_LIMITS, MAX_CLOCK_AHEAD_MS } from './limits.js';
@@ -134,7 +134,7 @@ function mapDispatchError(error: unknown): never {
   throw error;
 }
 
-export function registerDispatchRoutes(app: FastifyInstance, options: { store: Store; orders: OrderService; clock?: Clock }): void {
+export function registerDispatchRoutes(app: FastifyInstance, options: { store: StorePort; orders: OrderService; clock?: Clock }): void {
   const dispatch = new DispatchService(options.store, options.orders, options.clock);
   const write = { scope: 'dispatch:write' as const };
 
@@ -146,8 +146,8 @@ export function registerDispatchRoutes(app: FastifyInstance, options: { store: S
     if (input.vehicle_id === undefined || input.vehicle_id === null) fail({ vehicle_id: [DISPATCH_MESSAGES.required] });
     if (!Number.isSafeInteger(input.vehicle_id)) fail({ vehicle_id: [DISPATCH_MESSAGES.integer] });
     try {
-      const route = dispatch.assignVehicle(company.id, routeId, input.vehicle_id as number);
-      return serializeRouteDetail(route, options.store.routes.stops(route.id));
+      const route = await dispatch.assignVehicle(company.id, routeId, input.vehicle_id as number);
+      return serializeRouteDetail(route, await options.store.routes.stops(route.id));
     } catch (error) {
       mapDispatchError(error);
     }
@@ -163,8 +163,8 @@ export function registerDispatchRoutes(app: FastifyInstance, options: { store: S
     const at = optionalAt(input, errors);
     if (Object.keys(errors).length > 0) fail(errors);
     try {
-      const route = dispatch.startRoute(company.id, routeId, at);
-      return serializeRouteDetail(route, options.store.routes.stops(route.id));
+      const route = await dispatch.startRoute(company.id, routeId, at);
+      return serializeRouteDetail(route, await options.store.routes.stops(route.id));
     } catch (error) {
       mapDispatchError(error);
     }
@@ -182,7 +182,7 @@ export function registerDispatchRoutes(app: FastifyInstance, options: { store: S
     const at = optionalAt(input, errors);
     if (Object.keys(errors).length > 0) fail(errors);
     try {
-      const { stop, route } = dispatch.setStopStatus(company.id, stopId, input.status as SettableStopStatus, at);
+      const { stop, route } = await dispatch.setStopStatus(company.id, stopId, input.status as SettableStopStatus, at);
       return { ...serializeStop(stop), route_id: route.id, route_status: route.status };
     } catch (error) {
       mapDispatchError(error);
@@ -211,7 +211,7 @@ export function registerDispatchRoutes(app: FastifyInstance, options: { store: S
     }
     if (Object.keys(errors).length > 0) fail(errors);
     try {
-      const stored = dispatch.addPositions(company.id, vehicleId, positions);
+      const stored = await dispatch.addPositions(company.id, vehicleId, positions);
       reply.code(201);
       return { vehicle_id: vehicleId, accepted: stored.length };
     } catch (error) {

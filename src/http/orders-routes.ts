@@ -42,7 +42,7 @@ export function registerOrderRoutes(app: FastifyInstance, orders: OrderService):
     }
     const parsed = parseOrderCreate(body, orders.today(company));
     if (!parsed.ok) throw new HttpError(400, parsed.errors);
-    const { order, created } = orders.create(company, parsed.value);
+    const { order, created } = await orders.create(company, parsed.value);
     reply.code(created ? 201 : 200);
     return serializeOrder(order);
   });
@@ -57,7 +57,7 @@ export function registerOrderRoutes(app: FastifyInstance, orders: OrderService):
     }
     const page = readPage(errors, query);
     if (Object.keys(errors).length > 0) throw new HttpError(400, errors);
-    const { count, rows } = orders.list(company, {
+    const { count, rows } = await orders.list(company, {
       status: query.status as OrderStatus | undefined,
       external_id: query.external_id,
       limit: page.limit,
@@ -77,7 +77,7 @@ export function registerOrderRoutes(app: FastifyInstance, orders: OrderService):
     if (body.length > BULK_MAX) throw new HttpError(400, { detail: DETAIL.bulkTooMany(body.length) });
     const today = orders.today(company);
     const parsed = body.map((item) => parseOrderCreate(item, today));
-    const created = orders.bulkCreate(
+    const created = await orders.bulkCreate(
       company,
       parsed.map((p): CreateInput | undefined => (p.ok ? p.value : undefined)),
     );
@@ -105,7 +105,7 @@ export function registerOrderRoutes(app: FastifyInstance, orders: OrderService):
   // single order: GET (our addition), PATCH (4.4); PUT and DELETE 405
   app.get('/orders/:id/', { config: read }, async (request) => {
     queryOf(request, []);
-    const order = orders.get(authOf(request).company, orderId(request));
+    const order = await orders.get(authOf(request).company, orderId(request));
     if (!order) throw notFound();
     return serializeOrder(order);
   });
@@ -114,11 +114,11 @@ export function registerOrderRoutes(app: FastifyInstance, orders: OrderService):
     queryOf(request, []);
     const { company } = authOf(request);
     const id = orderId(request);
-    const existing = orders.get(company, id);
+    const existing = await orders.get(company, id);
     if (!existing) throw notFound();
     const parsed = parseOrderPatch(request.body);
     if (!parsed.ok) throw new HttpError(400, 'detail' in parsed ? { detail: parsed.detail } : parsed.errors);
-    const result = orders.patch(company, id, parsed.value);
+    const result = await orders.patch(company, id, parsed.value);
     switch (result.kind) {
       case 'ok':
         return serializeOrder(result.order);
@@ -135,7 +135,7 @@ export function registerOrderRoutes(app: FastifyInstance, orders: OrderService):
   // 4.5 cancel
   app.post('/orders/:id/cancel/', { config: write }, async (request) => {
     queryOf(request, []);
-    const result = orders.cancel(authOf(request).company, orderId(request));
+    const result = await orders.cancel(authOf(request).company, orderId(request));
     if (result.kind === 'not_found') throw notFound();
     if (result.kind === 'conflict') {
       throw new HttpError(409, {
@@ -149,7 +149,7 @@ export function registerOrderRoutes(app: FastifyInstance, orders: OrderService):
   // 4.10 order status history
   app.get('/orders/:id/events/', { config: read }, async (request) => {
     queryOf(request, []);
-    const found = orders.history(authOf(request).company, orderId(request));
+    const found = await orders.history(authOf(request).company, orderId(request));
     if (!found) throw notFound();
     return {
       order_id: found.order.id,

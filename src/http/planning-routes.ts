@@ -14,7 +14,7 @@ import { IdempotencyKeyReusedError, TooManyJobsError } from '../jobs/ports.js';
 import type { PlanningRequest } from '../jobs/request.js';
 import type { JobService } from '../jobs/service.js';
 import { toJobView, type JobView } from '../jobs/view.js';
-import type { Store } from '../store/store.js';
+import type { StorePort } from '../store/port.js';
 import { SqlitePlanningStore } from '../store/planning.js';
 import { authOf } from './auth.js';
 import { HttpError, notFound } from './errors.js';
@@ -116,9 +116,8 @@ function describeItem(value: unknown): string {
   return describeJsonType(value);
 }
 
-export function registerPlanningRoutes(app: FastifyInstance, options: { store: Store; jobs?: JobService }): void {
+export function registerPlanningRoutes(app: FastifyInstance, options: { store: StorePort; jobs?: JobService }): void {
   const write = { scope: 'planning:write' as const };
-  const readStore = new SqlitePlanningStore(options.store.db);
 
   app.post('/planning/jobs/', { config: write, bodyLimit: BODY_LIMITS.planning }, async (request, reply) => {
     queryOf(request, []);
@@ -148,10 +147,8 @@ export function registerPlanningRoutes(app: FastifyInstance, options: { store: S
     queryOf(request, []);
     const { company } = authOf(request);
     const id = idParam(request);
-    const job = options.jobs ? await options.jobs.get(company.id, id) : (() => {
-      const record = readStore.getJob(company.id, id);
-      return record && toJobView(record);
-    })();
+    const record = options.jobs ? undefined : await options.store.planning.getJob(company.id, id);
+    const job = options.jobs ? await options.jobs.get(company.id, id) : record && toJobView(record);
     if (!job) throw notFound();
     return job;
   });

@@ -12,7 +12,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { formatScaled } from '../service/decimal.js';
-import type { Store } from '../store/store.js';
+import type { StorePort } from '../store/port.js';
 import { ROUTE_STATUSES, type PositionRow, type RouteRow, type RouteStatus, type StopRow } from '../store/routes.js';
 import { authOf } from './auth.js';
 import { HttpError, notFound } from './errors.js';
@@ -81,7 +81,7 @@ export function idParam(request: FastifyRequest, name = 'id'): number {
 }
 
 
-export function registerRouteRoutes(app: FastifyInstance, store: Store): void {
+export function registerRouteRoutes(app: FastifyInstance, store: StorePort): void {
   const read = { scope: 'routes:read' as const };
 
   app.get('/routes/', { config: read }, async (request) => {
@@ -94,7 +94,7 @@ export function registerRouteRoutes(app: FastifyInstance, store: Store): void {
     if (query.date !== undefined && !isValidDate(query.date)) errors.date = [MESSAGES.date];
     const page = readPage(errors, query);
     if (Object.keys(errors).length > 0) throw new HttpError(400, errors);
-    const { count, rows } = store.routes.list(company.id, {
+    const { count, rows } = await store.routes.list(company.id, {
       status: query.status as RouteStatus | undefined,
       date: query.date,
       limit: page.limit,
@@ -107,22 +107,22 @@ export function registerRouteRoutes(app: FastifyInstance, store: Store): void {
 
   app.get('/routes/:id/', { config: read }, async (request) => {
     queryOf(request, []);
-    const route = store.routes.get(authOf(request).company.id, idParam(request));
+    const route = await store.routes.get(authOf(request).company.id, idParam(request));
     if (!route) throw notFound();
-    return serializeRouteDetail(route, store.routes.stops(route.id));
+    return serializeRouteDetail(route, await store.routes.stops(route.id));
   });
   methodNotAllowed(app, '/routes/:id/', ['GET']);
 
   app.get('/routes/:id/tracking/', { config: { scope: 'tracking:read' } }, async (request) => {
     queryOf(request, []);
     const { company } = authOf(request);
-    const route = store.routes.get(company.id, idParam(request));
+    const route = await store.routes.get(company.id, idParam(request));
     if (!route) throw notFound();
-    const { total, completed } = store.routes.progress(route.id);
+    const { total, completed } = await store.routes.progress(route.id);
     // The assigned vehicle's latest position, whenever it was sent (the contract: null only without
     // a vehicle or before the vehicle sent coordinates); its timestamp tells how fresh it is.
     const notAfter = new Date(Date.now() + MAX_CLOCK_AHEAD_MS).toISOString();
-    const position = route.assigned_vehicle_id === null ? undefined : store.routes.lastPosition(company.id, route.assigned_vehicle_id, '', notAfter);
+    const position = route.assigned_vehicle_id === null ? undefined : await store.routes.lastPosition(company.id, route.assigned_vehicle_id, '', notAfter);
     return {
       route_id: route.id,
       status: route.status,

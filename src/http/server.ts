@@ -5,18 +5,19 @@
  * and on SIGTERM/SIGINT stops accepting, finishes in-flight requests and the geocoding lookup
  * in flight, closes the database and exits 0.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withNegativeValues } from '../cli/argv.js';
+import { packageRoot } from '../package-root.js';
 import { UsageError } from '../cli/usage-error.js';
 import { GeocodeWorker } from '../geocode/worker.js';
 import { createGeocoder, type GeocoderName } from '../geocode/providers.js';
 import { ensureDemo } from '../service/demo.js';
-import { Store } from '../store/store.js';
+import { openStore } from '../store/open.js';
 import { buildApp } from './app.js';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from './rate-limit.js';
+import { tilesTemplateProblem } from './web.js';
 import { ServiceEvents } from '../service/events.js';
 import { createPlanningRuntime, FLOW_SERVE_USAGE, flowServeArgs, parseFlowServeArgs, type FlowServeOptions } from '../service/planning.js';
 
@@ -36,23 +37,19 @@ export interface ServeConfig {
   rateLimit: number;
   /** Planning and webhooks (src/service/planning.ts). */
   flow?: FlowServeOptions;
+  /** false (`--jobs off`): the API only; planning jobs, webhooks and geocoding run in `worker` processes. */
+  jobs: boolean;
+  /** Map tiles of the dispatcher page (/app/): a URL template, or undefined for a plain background. */
+  tiles?: string;
+  tilesAttribution?: string;
 }
 
-/** The package root (holds package.json), found from this file in src/ or in dist/. */
-export function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const pkg = join(dir, 'package.json');
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'delivery-planner') return dir;
-    dir = dirname(dir);
-  }
-  return process.cwd();
-}
+export { packageRoot };
 
 export const DEMO_ADDRESS_BOOK = () => join(packageRoot(), 'data', 'demo', 'addresses.csv');
 
 const USAGE =
-  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--workers N] [--demo] [--log-level info] [--rate-limit 1200] ' + FLOW_SERVE_USAGE;
+  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--workers N] [--demo] [--log-level info] [--rate-limit 1200] [--jobs on|off] [--tiles URL-TEMPLATE] [--tiles-attribution TEXT] ' + FLOW_SERVE_USAGE;
 
 const SERVE_OPTIONS = {
   host: { type: 'string', default: '127.0.0.1' },
@@ -67,6 +64,9 @@ const SERVE_OPTIONS = {
   demo: { type: 'boolean', default: false },
   'log-level': { type: 'string', default: 'info' },
   'rate-limit': { type: 'string', default: String(DEFAULT_RATE_LIMIT_PER_MINUTE) },
+  jobs: { type: 'string', default: 'on' },
+  tiles: { type: 'string' },
+  'tiles-attribution': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   ...flowServeArgs,
 } as const;
@@ -105,6 +105,11 @@ export function parseServeArgs(argv: string[]): ServeConfig | 'help' {
   if (!/^\d{1,7}$/.test(v['rate-limit'])) {
     throw new UsageError(`--rate-limit: expected requests a minute per key (0 = no limit), got '${v['rate-limit']}'`);
   }
+  if (v.jobs !== 'on' && v.jobs !== 'off') throw new UsageError(`--jobs: expected on or off, got '${v.jobs}'`);
+  if (v.tiles !== undefined) {
+    const problem = tilesTemplateProblem(v.tiles);
+    if (problem) throw new UsageError(`--tiles: ${problem} such as https://tile.example.org/{z}/{x}/{y}.png, got '${v.tiles}'`);
+  }
   const addressBook = v['address-book'] ?? DEMO_ADDRESS_BOOK();
   if (v.geocoder === 'table' && !existsSync(addressBook)) throw new UsageError(`--address-book: no such file '${addressBook}'`);
   return {
@@ -121,6 +126,9 @@ export function parseServeArgs(argv: string[]): ServeConfig | 'help' {
     logLevel: v['log-level'],
     rateLimit: Number(v['rate-limit']),
     flow: parseFlowServeArgs(v, (m) => new UsageError(m)),
+    jobs: v.jobs === 'on',
+    tiles: v.tiles,
+    tilesAttribution: v['tiles-attribution'],
   };
 }
 
@@ -131,7 +139,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const geocoder = createGeocoder(config.geocoder, { addressBook: config.addressBook, url: config.geocoderUrl });
-  const store = Store.open(config.db);
+  const store = await openStore(config.db);
   let worker: GeocodeWorker | undefined;
   const events = new ServiceEvents();
   const planning = createPlanningRuntime({
@@ -145,6 +153,8 @@ export async function main(argv: string[]): Promise<number> {
     webhookRetryDelaysMs: config.flow?.webhookRetryDelaysMs,
     maxJobsPerCompany: config.flow?.maxJobsPerCompany,
     positionRetentionDays: config.flow?.positionRetentionDays,
+    leaseMs: config.flow?.leaseMs,
+    runJobs: config.jobs,
     log: { info: (o, m) => app.log.info(o, m), warn: (o, m) => app.log.warn(o, m), error: (o, m) => app.log.error(o, m) },
   });
   const app = buildApp({
@@ -155,9 +165,10 @@ export async function main(argv: string[]): Promise<number> {
     onGeocodeQueued: () => worker?.notify(),
     logger: { level: config.logLevel, stream: process.stderr },
     rateLimit: config.rateLimit,
+    dispatcherPage: { tiles: config.tiles, tilesAttribution: config.tilesAttribution },
   });
-  if (geocoder) {
-    worker = new GeocodeWorker({ store, geocoder, log: app.log });
+  if (geocoder && config.jobs) {
+    worker = new GeocodeWorker({ store, geocoder, log: app.log, leaseMs: config.flow?.leaseMs });
   }
   // Once shutdown starts, an in-flight answer closes its connection, so a client's keep-alive
   // socket cannot hold the exit until the keep-alive time-out.
@@ -170,7 +181,7 @@ export async function main(argv: string[]): Promise<number> {
     await app.listen({ host: config.host, port: config.port });
   } catch (err) {
     await planning.stop();
-    store.close();
+    await store.close();
     throw new Error(`cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`);
   }
   const address = app.server.address();
@@ -179,12 +190,12 @@ export async function main(argv: string[]): Promise<number> {
   worker?.start();
   await planning.start();
   app.log.info(
-    { db: config.db, geocoder: config.geocoder, pending_geocoding: store.geocodeQueue.count() },
+    { db: config.db, geocoder: config.geocoder, jobs: config.jobs ? 'on' : 'off', pending_geocoding: await store.geocodeQueue.count() },
     'service started',
   );
 
   if (config.demo) {
-    const demo = ensureDemo(store, new Date().toISOString());
+    const demo = await ensureDemo(store, new Date().toISOString());
     const auth = `-H 'Authorization: Api-Key ${demo.key}'`;
     const lines = [
       `demo company ${demo.company.id} "${demo.company.name}" (${demo.company.timezone})${demo.created ? ' created' : ''}: warehouse ${demo.warehouse.id}, vehicles ${demo.vehicles.map((v) => v.id).join(', ')}`,
@@ -193,6 +204,7 @@ export async function main(argv: string[]): Promise<number> {
       'try:',
       `  curl -s ${auth} -H 'Content-Type: application/json' -d '{"external_id":"DOC-1","address":"Alexanderplatz 1, 10178 Berlin","weight":"12.5"}' ${base}/api/public/v1/orders/`,
       `  curl -s ${auth} '${base}/api/public/v1/orders/?page_size=10'`,
+      `dispatcher page: ${base}/app/ (enter the key there)`,
     ];
     process.stdout.write(lines.join('\n') + '\n');
   }
@@ -217,7 +229,7 @@ export async function main(argv: string[]): Promise<number> {
           app.log.error({ err }, 'error during shutdown');
           code = 1;
         } finally {
-          store.close();
+          await store.close().catch(() => undefined);
           process.off('SIGTERM', onTerm);
           process.off('SIGINT', onInt);
         }

@@ -6,6 +6,7 @@ import {
   TooManyJobsError,
   type IdempotencyKey,
   VehicleBusyError,
+  LeaseLostError,
   type Company,
   type JobInput,
   type JobRecord,
@@ -104,6 +105,11 @@ export class MemoryPlanningStore implements PlanningStore {
     return used && used.at >= since ? { jobId: used.jobId, fingerprint: used.fingerprint } : undefined;
   }
 
+  pruneIdempotencyKeys(before: string): number {
+    let n = 0;
+    for (const [k, v] of this.idempotency) if (v.at < before && this.idempotency.delete(k)) n++;
+    return n;
+  }
   createJob(companyId: number, input: JobInput, at: string, maxUnfinished?: number, idempotency?: IdempotencyKey): JobRecord {
     if (idempotency) {
       const used = this.findIdempotent(companyId, idempotency.key, new Date(Date.parse(at) - IDEMPOTENCY_WINDOW_MS).toISOString());
@@ -114,7 +120,7 @@ export class MemoryPlanningStore implements PlanningStore {
       for (const j of this.jobs.values()) if (j.companyId === companyId && (j.status === 'queued' || j.status === 'running')) n++;
       if (n >= maxUnfinished) throw new TooManyJobsError(maxUnfinished);
     }
-    const job: JobRecord = { id: this.nextJobId++, companyId, status: 'queued', input: structuredClone(input), result: null, error: '', createdAt: at, updatedAt: at };
+    const job: JobRecord = { id: this.nextJobId++, companyId, status: 'queued', input: structuredClone(input), result: null, error: '', createdAt: at, updatedAt: at, attempts: 0 };
     this.jobs.set(job.id, job);
     if (idempotency) this.idempotency.set(`${companyId}\u0000${idempotency.key}`, { jobId: job.id, fingerprint: idempotency.fingerprint, at });
     return structuredClone(job);
@@ -123,14 +129,57 @@ export class MemoryPlanningStore implements PlanningStore {
     const job = this.jobs.get(jobId);
     return job && job.companyId === companyId ? structuredClone(job) : undefined;
   }
-  updateJob(jobId: number, change: { status: 'running' } | { status: 'failed'; error: string }, at: string): JobRecord {
+  updateJob(jobId: number, change: { status: 'running' } | { status: 'failed'; error: string }, at: string, owner?: string): JobRecord {
     const job = this.jobs.get(jobId);
     if (!job) throw new Error(`no job ${jobId}`);
+    if (owner !== undefined && !this.holds(jobId, owner)) throw new LeaseLostError(jobId);
+    if (owner !== undefined) this.leases.delete(jobId);
     job.status = change.status;
     job.error = change.status === 'failed' ? change.error : '';
     job.result = null;
     job.updatedAt = at;
     return structuredClone(job);
+  }
+  private readonly leases = new Map<number, { owner: string; until: string }>();
+  private readonly turns = new Map<number, number>();
+  private turn = 0;
+
+  private holds(jobId: number, owner: string): boolean {
+    return this.jobs.get(jobId)?.status === 'running' && this.leases.get(jobId)?.owner === owner;
+  }
+  claimJob(owner: string, at: string, leaseUntil: string): JobRecord | undefined {
+    const rank = (j: JobRecord) => [j.status === 'running' ? 0 : 1, this.turns.get(j.companyId) ?? -1, j.id];
+    const claimable = [...this.jobs.values()].filter((j) => {
+      if (j.status === 'queued') return true;
+      if (j.status !== 'running') return false;
+      const lease = this.leases.get(j.id);
+      return lease === undefined || lease.until < at;
+    });
+    claimable.sort((a, b) => {
+      const [x, y] = [rank(a), rank(b)];
+      return x[0]! - y[0]! || x[1]! - y[1]! || x[2]! - y[2]!;
+    });
+    const job = claimable[0];
+    if (!job) return undefined;
+    job.status = 'running';
+    job.attempts = (job.attempts ?? 0) + 1;
+    job.updatedAt = at;
+    this.leases.set(job.id, { owner, until: leaseUntil });
+    this.turns.set(job.companyId, this.turn++);
+    return structuredClone(job);
+  }
+  renewLease(jobId: number, owner: string, leaseUntil: string): boolean {
+    if (!this.holds(jobId, owner)) return false;
+    this.leases.set(jobId, { owner, until: leaseUntil });
+    return true;
+  }
+  releaseJob(jobId: number, owner: string, at: string): boolean {
+    if (!this.holds(jobId, owner)) return false;
+    const job = this.jobs.get(jobId)!;
+    this.leases.delete(jobId);
+    job.attempts = Math.max(0, (job.attempts ?? 1) - 1);
+    job.updatedAt = at;
+    return true;
   }
   listUnfinishedJobs(): JobRecord[] {
     return [...this.jobs.values()]
@@ -173,6 +222,9 @@ export class MemoryPlanningStore implements PlanningStore {
   commitPlan(plan: PlanCommit): { job: JobRecord; changes: OrderStatusChange[] } {
     const job = this.jobs.get(plan.jobId);
     if (!job) throw new Error(`no job ${plan.jobId}`);
+    if (job.status === 'done' || job.status === 'failed' || (plan.owner !== undefined && !this.holds(plan.jobId, plan.owner))) {
+      throw new LeaseLostError(plan.jobId);
+    }
     // Checks first: nothing is written unless everything holds (the transaction of a real store).
     const notNew: Array<{ id: number; status: OrderStatus }> = [];
     for (const route of plan.routes) {
@@ -210,6 +262,7 @@ export class MemoryPlanningStore implements PlanningStore {
       unassigned: plan.unassigned.map((u) => ({ ...u })),
     };
     job.updatedAt = plan.at;
+    this.leases.delete(job.id);
     return { job: structuredClone(job), changes };
   }
 

@@ -46,6 +46,8 @@ export interface JobRecord {
   error: string;
   createdAt: string;
   updatedAt: string;
+  /** Times a process has claimed the job (claimJob); a job handed back (releaseJob) does not count. */
+  attempts?: number;
 }
 
 export interface Company {
@@ -162,7 +164,24 @@ export interface PlanCommit {
   routes: NewRoute[];
   /** Sorted by order id. */
   unassigned: JobResult['unassigned'];
+  /** The lease holder (claimJob's owner): the commit is refused (LeaseLostError) unless the job is
+   *  still `running` under this owner. Without it, only a job already done or failed is refused. */
+  owner?: string;
 }
+
+/**
+ * A write by a process that no longer holds the job's lease (another process took the job over,
+ * or it is finished already); nothing was written. The work of the stale process is dropped.
+ */
+export class LeaseLostError extends Error {
+  override readonly name = 'LeaseLostError';
+  constructor(readonly jobId: number) {
+    super(`Planning job ${jobId} is no longer leased to this process; nothing was written.`);
+  }
+}
+
+/** A job claimed this many times without finishing (its process died each time) fails. */
+export const MAX_JOB_ATTEMPTS = 3;
 
 /** commitPlan found orders that are no longer `new`; nothing was written. */
 export class OrdersNotNewError extends Error {
@@ -233,11 +252,29 @@ export interface JobStore {
   getJob(companyId: number, jobId: number): MaybePromise<JobRecord | undefined>;
   /**
    * Moves a job to `running` or `failed` (done is written only by commitPlan), sets updated_at;
-   * `error` only with failed (result stays null). Returns the updated job.
+   * `error` only with failed (result stays null). Returns the updated job. With `owner`, the job
+   * must be `running` under that owner's lease (else LeaseLostError, nothing written), and the
+   * lease ends with the write.
    */
-  updateJob(jobId: number, change: { status: 'running' } | { status: 'failed'; error: string }, at: string): MaybePromise<JobRecord>;
-  /** Jobs in status queued or running of every company, ascending id (= FIFO): resumed at start-up. */
+  updateJob(jobId: number, change: { status: 'running' } | { status: 'failed'; error: string }, at: string, owner?: string): MaybePromise<JobRecord>;
+  /** Jobs in status queued or running of every company, ascending id. */
   listUnfinishedJobs(): MaybePromise<JobRecord[]>;
+  /**
+   * In one atomic step, takes the next job to run and leases it to `owner` until `leaseUntil`:
+   * status `running`, attempts + 1, updated_at = `at`. Claimable: a `queued` job, or a `running`
+   * one whose lease ended before `at` (its process died); those taken over come first, then the
+   * company whose last claim is the oldest (a company never served first), then the oldest job.
+   * Undefined when nothing is claimable.
+   */
+  claimJob(owner: string, at: string, leaseUntil: string): MaybePromise<JobRecord | undefined>;
+  /** Forgets Idempotency-Keys recorded before `before` (older than the replay window); how many. */
+  pruneIdempotencyKeys(before: string): MaybePromise<number>;
+  /** Extends the lease; false when the job is no longer `running` under this owner. */
+  renewLease(jobId: number, owner: string, leaseUntil: string): MaybePromise<boolean>;
+  /** Hands a running job back: its lease ends, so the next claimJob anywhere takes it over first;
+   *  the attempt is not counted, and the status stays `running` (a client never sees it go back to
+   *  `queued`). False when the job is no longer `running` under this owner. */
+  releaseJob(jobId: number, owner: string, at: string): MaybePromise<boolean>;
 }
 
 /** The planning data (read-only here, except commitPlan). */
@@ -262,7 +299,9 @@ export interface PlanningDataStore {
    * VehicleBusyError), then inserts the routes (status `planned`) and their stops (status
    * `pending`), moves each placed order new -> in_route appending a history entry
    * {status in_route, previous_status new, at}, and marks the job `done` with the result
-   * {route_ids in the order of `routes`, summary, unassigned}. On any error nothing is written.
+   * {route_ids in the order of `routes`, summary, unassigned}, ending its lease. A job no longer
+   * running under `plan.owner` (or already done or failed) is LeaseLostError, checked first.
+   * On any error nothing is written.
    * Returns the done job and the status changes written, in route and stop order.
    */
   commitPlan(plan: PlanCommit): MaybePromise<{ job: JobRecord; changes: OrderStatusChange[] }>;

@@ -1,15 +1,22 @@
 /**
  * The planning job service: validates and accepts jobs (at most `maxJobsPerCompany` of a company
- * queued or running), runs them on the solver pool with a time budget each, companies taking
- * turns (round-robin; FIFO within a company), writes their routes through the store, emits the
- * events.
+ * queued or running), runs them on the solver pool with a time budget each, writes their routes
+ * through the store, emits the events.
  *
- * Life of a job: submit -> `queued` (store) -> `running` when a slot frees -> `done` (commitPlan:
- * routes, stops, orders in_route and the job result in one transaction) or `failed` (readable
- * error, nothing placed). `planning_job.finished` fires for both. Whatever stops the process, a job
- * left queued or running in the store runs again on the next `start()`: nothing accepted is lost,
- * and nothing is placed twice, because placement and `done` are one transaction.
+ * The queue is the store: any number of services (processes) on one store take jobs from it with
+ * `claimJob`, which leases a job to one of them; companies take turns (round-robin; FIFO within a
+ * company). The holder renews its lease while it plans; a process that dies stops renewing, and
+ * when the lease runs out another service takes the job over. Every status write names the
+ * holder, so a process that lost its lease (it stalled, or was taken for dead) writes nothing.
+ *
+ * Life of a job: submit -> `queued` (store) -> `running` when a service claims it -> `done`
+ * (commitPlan: routes, stops, orders in_route and the job result in one transaction) or `failed`
+ * (readable error, nothing placed). `planning_job.finished` fires for both. Nothing accepted is
+ * lost, and nothing is placed twice, because placement, `done` and the lease check are one
+ * transaction. A job whose process died `MAX_JOB_ATTEMPTS` times fails.
  */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { ProblemInput, SolveOptions, SolveResult, UnassignedReason } from '../model/input.js';
 import type { SolveTask } from '../pool/messages.js';
 import { MatrixProviderError } from '../matrix/osrm.js';
@@ -20,6 +27,8 @@ import {
   IDEMPOTENCY_WINDOW_MS,
   IdempotencyKeyReusedError,
   IdempotentReplayError,
+  LeaseLostError,
+  MAX_JOB_ATTEMPTS,
   OrdersNotNewError,
   TooManyJobsError,
   type IdempotencyKey,
@@ -78,7 +87,21 @@ export interface JobServiceOptions {
   onJobFailed?: (error: unknown, jobId: number) => void;
   /** Deadline for all road-matrix calls of one job, in ms (default 120 000). */
   matrixDeadlineMs?: number;
+  /** The name this service claims jobs under (default: host, pid and a random part). */
+  owner?: string;
+  /** How long a claimed job stays leased without renewal, ms (default 30 000); renewed every third
+   *  of it. A job of a process that died is taken over after at most this long. */
+  leaseMs?: number;
+  /** How often the store is asked for claimable work after start(), ms (default 1 000): jobs
+   *  queued by other processes, jobs whose holder died. A submit here wakes the service at once. */
+  pollMs?: number;
+  /** false: accept jobs only, run none (an API process beside worker processes). Default true. */
+  runJobs?: boolean;
+  /** A job this service was running was taken over by another (its lease ran out); nothing written. */
+  onLeaseLost?: (jobId: number) => void;
 }
+
+export const DEFAULT_LEASE_MS = 30_000;
 
 export const DEFAULT_MAX_JOBS_PER_COMPANY = 4;
 
@@ -105,11 +128,6 @@ const asked = (spare: Spare) => Atomics.load(spare.flag, 0) !== 0;
 /** How long a spare seed may take to stop on its flag before its thread is terminated. */
 const SPARE_STOP_GRACE_MS = 250;
 
-interface QueueEntry {
-  companyId: number;
-  jobId: number;
-}
-
 export class JobService {
   readonly events: EventBus;
   private readonly store: PlanningStore;
@@ -119,11 +137,14 @@ export class JobService {
   private readonly graceSec: number;
   private readonly concurrency: number;
   private readonly options: JobServiceOptions;
-  private readonly queue: QueueEntry[] = [];
-  /** When each company last had a job started (a counter): the least recent goes next. */
-  private readonly lastTurn = new Map<number, number>();
-  private turns = 0;
-  private readonly known = new Set<number>();
+  /** The lease holder name of this service. */
+  readonly owner: string;
+  private readonly leaseMs: number;
+  /** The jobs this service holds, each with the controller that stops its work. */
+  private readonly held = new Map<number, AbortController>();
+  private pumping = false;
+  private pumpAgain = false;
+  private poll: NodeJS.Timeout | undefined;
   private readonly aborts = new Set<AbortController>();
   private idleWaiters: Array<() => void> = [];
   private active = 0;
@@ -145,13 +166,19 @@ export class JobService {
     this.budgetSec = options.timeBudgetSec;
     this.graceSec = options.abortGraceSec ?? 10;
     this.concurrency = Math.max(1, options.concurrency ?? options.pool.size);
+    this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    this.leaseMs = Math.max(300, options.leaseMs ?? DEFAULT_LEASE_MS);
   }
 
-  /** Resumes every job the store holds as queued or running (running first, then FIFO). */
+  /**
+   * Starts taking work from the store: what is queued now, and from then on, every `pollMs`, what
+   * other processes queue and the jobs whose holder's lease ran out.
+   */
   async start(): Promise<void> {
-    const unfinished = await this.store.listUnfinishedJobs();
-    const ordered = [...unfinished.filter((j) => j.status === 'running'), ...unfinished.filter((j) => j.status === 'queued')];
-    for (const job of ordered) this.enqueue({ companyId: job.companyId, jobId: job.id });
+    if (this.options.runJobs === false || this.closed) return;
+    clearInterval(this.poll);
+    this.poll = setInterval(() => this.pump(), Math.max(50, this.options.pollMs ?? 1_000));
+    this.poll.unref();
     this.pump();
   }
 
@@ -239,7 +266,6 @@ export class JobService {
       cap > 0 && Number.isFinite(cap) ? cap : undefined,
       idempotency,
     );
-    this.enqueue({ companyId, jobId: job.id });
     this.pump();
     return toJobView(job);
   }
@@ -250,22 +276,27 @@ export class JobService {
     return job && toJobView(job);
   }
 
-  /** Resolves with the job once it is done or failed. */
+  /** Resolves with the job once it is done or failed (here or in another process: it looks every second). */
   async waitFor(companyId: number, jobId: number): Promise<JobView> {
     for (;;) {
       const finished = new Promise<void>((resolve) => {
+        const done = () => {
+          off();
+          clearInterval(timer);
+          resolve();
+        };
         const off = this.events.on('planning_job.finished', (e) => {
-          if (e.data.job_id === jobId) {
-            off();
-            resolve();
-          }
+          if (e.data.job_id === jobId) done();
         });
-        void this.get(companyId, jobId).then((view) => {
-          if (!view || view.status === 'done' || view.status === 'failed') {
-            off();
-            resolve();
-          }
-        });
+        const look = () =>
+          void this.get(companyId, jobId).then(
+            (view) => {
+              if (!view || view.status === 'done' || view.status === 'failed') done();
+            },
+            () => undefined,
+          );
+        const timer = setInterval(look, 1_000);
+        look();
       });
       await finished;
       const view = await this.get(companyId, jobId);
@@ -274,96 +305,138 @@ export class JobService {
     }
   }
 
-  /** Resolves when nothing is queued or running in this service. */
+  /** Resolves when this service runs no job and found nothing more to claim. */
   idle(): Promise<void> {
-    if (this.active === 0 && this.queue.length === 0) return Promise.resolve();
+    if (this.active === 0 && !this.pumping) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   /**
    * Stops taking jobs. `drain` (default) waits for the running jobs and leaves queued ones queued
-   * in the store; `abandon` returns at once, aborts running solves and writes nothing more, so
-   * running jobs stay `running` in the store and run again on the next start (as after a crash).
+   * in the store; `abandon` aborts running solves, writes no outcome and hands their jobs back
+   * (lease ended, still `running`, the attempt not counted) for this or another process to run.
    */
   async close(mode: 'drain' | 'abandon' = 'drain'): Promise<void> {
     this.closed = true;
-    this.queue.length = 0;
+    clearInterval(this.poll);
     for (const wake of [...this.wakeOnClose]) wake();
     if (mode === 'abandon') {
       this.abandoned = true;
       for (const c of this.aborts) c.abort();
+      const at = this.stamp();
+      await Promise.all(
+        [...this.held.keys()].map((jobId) =>
+          // a store that fails here leaves the lease to run out: the job is taken over then
+          Promise.resolve()
+            .then(() => this.store.releaseJob(jobId, this.owner, at))
+            .catch((error) => this.options.onError?.(error, jobId)),
+        ),
+      );
       return;
     }
     await this.idle();
   }
 
-  private enqueue(entry: QueueEntry): void {
-    if (this.known.has(entry.jobId)) return;
-    this.known.add(entry.jobId);
-    this.queue.push(entry);
-  }
-
+  /** Claims jobs while there is room (once at a time; a call meanwhile makes it look again). */
   private pump(): void {
-    while (!this.closed && this.active < this.concurrency && this.queue.length > 0) {
-      const entry = this.nextEntry();
-      this.active++;
-      void this.runJob(entry)
-        .catch((error) => this.options.onError?.(error, entry.jobId))
-        .finally(() => {
-          this.active--;
-          this.known.delete(entry.jobId);
-          this.pump();
-          if (this.active === 0 && this.queue.length === 0) {
-            const waiters = this.idleWaiters;
-            this.idleWaiters = [];
-            for (const w of waiters) w();
-          }
-        });
+    if (this.options.runJobs === false || this.closed) return;
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
     }
+    this.pumping = true;
+    void this.fill().finally(() => {
+      this.pumping = false;
+      this.settleIdle();
+    });
   }
 
-  /**
-   * Takes the next job: the oldest of the company whose turn came least recently (a company that
-   * never had one first, then by its oldest job), so one company's many jobs cannot hold the pool
-   * while another waits. The queue holds at most `maxJobsPerCompany` a company: the scan is short.
-   */
-  private nextEntry(): QueueEntry {
-    let best = 0;
-    let bestTurn = Infinity;
-    const seen = new Set<number>();
-    for (let i = 0; i < this.queue.length; i++) {
-      const company = this.queue[i]!.companyId;
-      if (seen.has(company)) continue;
-      seen.add(company);
-      const turn = this.lastTurn.get(company) ?? -1;
-      if (turn < bestTurn) {
-        bestTurn = turn;
-        best = i;
+  private async fill(): Promise<void> {
+    let faults = 0;
+    do {
+      this.pumpAgain = false;
+      while (!this.closed && this.active < this.concurrency) {
+        let job: JobRecord | undefined;
+        try {
+          job = await this.store.claimJob(this.owner, this.stamp(), this.leaseUntil());
+        } catch (error) {
+          // a store that fails here (busy, full, gone) leaves the job queued: try again
+          this.options.onError?.(error, 0);
+          await this.backOff(faults++);
+          continue;
+        }
+        if (!job) break;
+        this.active++;
+        const claimed = job;
+        void this.runJob(claimed)
+          .catch((error) => this.options.onError?.(error, claimed.id))
+          .finally(() => {
+            this.active--;
+            this.pump();
+            this.settleIdle();
+          });
       }
-    }
-    const [entry] = this.queue.splice(best, 1);
-    this.lastTurn.set(entry!.companyId, this.turns++);
-    return entry!;
+    } while (this.pumpAgain && !this.closed);
   }
 
-  private async runJob(entry: QueueEntry): Promise<void> {
-    // a store that fails here (busy, full, gone) leaves the job queued or running: try again
-    const job = await this.storeWrite(async () => {
-      const queued = await this.store.getJob(entry.companyId, entry.jobId);
-      if (!queued || (queued.status !== 'queued' && queued.status !== 'running')) return undefined;
-      return this.store.updateJob(queued.id, { status: 'running' }, this.stamp());
-    }, entry.jobId);
-    if (!job) return;
-    let finished: JobRecord | undefined;
+  private settleIdle(): void {
+    if (this.active !== 0 || this.pumping) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  private leaseUntil(): string {
+    return new Date(Date.parse(this.stamp()) + this.leaseMs).toISOString();
+  }
+
+  /** Runs a claimed job under its lease: renewed every third of its length; lost, the work stops. */
+  private async runJob(job: JobRecord): Promise<void> {
+    const lease = new AbortController();
+    this.held.set(job.id, lease);
+    const renew = setInterval(() => {
+      void Promise.resolve()
+        .then(() => this.store.renewLease(job.id, this.owner, this.leaseUntil()))
+        .then(
+          (still) => {
+            if (!still) lease.abort(new LeaseLostError(job.id));
+          },
+          // a storage fault: the next renewal tries again (the lease is three renewals long)
+          (error) => this.options.onError?.(error, job.id),
+        );
+    }, Math.floor(this.leaseMs / 3));
+    renew.unref();
     try {
-      finished = await this.plan(job);
-    } catch (error) {
-      if (this.abandoned) return;
-      this.options.onJobFailed?.(error, job.id);
-      const text = this.describe(error);
-      finished = await this.storeWrite(() => this.store.updateJob(job.id, { status: 'failed', error: text }, this.stamp()), job.id);
+      let finished: JobRecord | undefined;
+      try {
+        const attempts = job.attempts ?? 1;
+        if (attempts > MAX_JOB_ATTEMPTS) {
+          throw new JobFailure(
+            `The planning was interrupted ${attempts - 1} times (the process running it stopped each time) and was not tried again. Nothing was planned.`,
+          );
+        }
+        finished = await this.plan(job, lease.signal);
+      } catch (error) {
+        if (this.abandoned) return;
+        if (error instanceof LeaseLostError || lease.signal.aborted) {
+          this.options.onLeaseLost?.(job.id);
+          return;
+        }
+        this.options.onJobFailed?.(error, job.id);
+        const text = this.describe(error);
+        try {
+          finished = await this.storeWrite(() => this.store.updateJob(job.id, { status: 'failed', error: text }, this.stamp(), this.owner), job.id);
+        } catch (lost) {
+          if (!(lost instanceof LeaseLostError)) throw lost;
+          this.options.onLeaseLost?.(job.id);
+          return;
+        }
+      }
+      if (finished) this.events.emit('planning_job.finished', finished.companyId, toJobView(finished), finished.updatedAt);
+    } finally {
+      clearInterval(renew);
+      this.held.delete(job.id);
     }
-    if (finished) this.events.emit('planning_job.finished', finished.companyId, toJobView(finished), finished.updatedAt);
   }
 
   /**
@@ -399,16 +472,20 @@ export class JobService {
   }
 
   /** Plans every delivery date of the job and commits; returns the done job. */
-  private async plan(job: JobRecord): Promise<JobRecord> {
+  private async plan(job: JobRecord, lease: AbortSignal): Promise<JobRecord> {
     const retries = this.options.commitRetries ?? 3;
     for (let attempt = 0; ; attempt++) {
-      const { routes, unassigned } = await this.compute(job);
+      const { routes, unassigned } = await this.compute(job, lease);
       if (this.abandoned) throw new JobServiceClosedError();
+      if (lease.aborted) throw new LeaseLostError(job.id);
       try {
         // the plan is kept through storage faults: only a vehicle taken meanwhile plans again
         const committed = await this.storeWrite(() => {
           const at = this.stamp();
-          return Promise.resolve(this.store.commitPlan({ jobId: job.id, companyId: job.companyId, at, routes, unassigned })).then((c) => ({ ...c, at }));
+          return Promise.resolve(this.store.commitPlan({ jobId: job.id, companyId: job.companyId, at, routes, unassigned, owner: this.owner })).then((c) => ({
+            ...c,
+            at,
+          }));
         }, job.id);
         if (!committed) throw new JobServiceClosedError();
         for (const change of committed.changes) this.events.emit('order.status_changed', job.companyId, change, committed.at);
@@ -420,7 +497,7 @@ export class JobService {
     }
   }
 
-  private async compute(job: JobRecord): Promise<{ routes: NewRoute[]; unassigned: Array<{ order_id: number; reason: UnassignedReason }> }> {
+  private async compute(job: JobRecord, lease: AbortSignal): Promise<{ routes: NewRoute[]; unassigned: Array<{ order_id: number; reason: UnassignedReason }> }> {
     const { companyId, input } = job;
     const company = await this.store.getCompany(companyId);
     if (!company) throw new JobFailure(`Company ${companyId} no longer exists. Nothing was planned.`);
@@ -460,7 +537,7 @@ export class JobService {
     const budget = this.budgetSec ?? defaultBudgetSec(planned);
     const routes: NewRoute[] = [];
     const unassigned: Array<{ order_id: number; reason: UnassignedReason }> = [];
-    const matrixDeadline = AbortSignal.timeout(this.options.matrixDeadlineMs ?? 120_000);
+    const matrixDeadline = AbortSignal.any([AbortSignal.timeout(this.options.matrixDeadlineMs ?? 120_000), lease]);
     for (const { date, orders: dayOrders, free } of plans) {
       if (free.length === 0) {
         for (const o of dayOrders) unassigned.push({ order_id: o.id, reason: 'no_vehicle' });
@@ -485,7 +562,8 @@ export class JobService {
         throw new JobFailure(`The road matrix could not be obtained (${reason}). Nothing was planned.`, { cause: error });
       }
       const problem: ProblemInput = { ...partial, matrix };
-      const result = await this.solve(problem, (budget * dayOrders.length) / planned, budget);
+      const result = await this.solve(problem, (budget * dayOrders.length) / planned, budget, lease);
+      if (lease.aborted) throw new LeaseLostError(job.id);
       this.options.onSolved?.({ jobId: job.id, date, problem, result });
       const day = toRoutes(result, context);
       routes.push(...day.routes);
@@ -501,19 +579,19 @@ export class JobService {
    * orders, then least distance, then the lowest seed. A spare that fails or is stopped early
    * only drops out of the comparison.
    */
-  private async solve(problem: ProblemInput, timeLimit: number, jobBudget: number): Promise<SolveResult> {
+  private async solve(problem: ProblemInput, timeLimit: number, jobBudget: number, lease: AbortSignal): Promise<SolveResult> {
     const first = this.options.seed ?? 1;
     const fixed = this.options.seedsPerSolve;
     let results: SolveResult[];
     if (fixed !== undefined) {
       const count = Math.max(1, Math.floor(fixed));
-      results = await Promise.all(Array.from({ length: count }, (_, i) => this.solveOnce(problem, timeLimit, first + i, jobBudget)));
+      results = await Promise.all(Array.from({ length: count }, (_, i) => this.solveOnce(problem, timeLimit, first + i, jobBudget, lease)));
     } else {
       this.makeRoom();
-      const main = this.solveOnce(problem, timeLimit, first, jobBudget);
+      const main = this.solveOnce(problem, timeLimit, first, jobBudget, lease);
       const spares: Array<Promise<SolveResult | null>> = [];
       const idle = this.pool.size - this.threadsHeld();
-      for (let i = 0; i < idle && this.queue.length === 0; i++) spares.push(this.solveSpare(problem, timeLimit, first + 1 + i, jobBudget));
+      for (let i = 0; i < idle && !this.pumpAgain; i++) spares.push(this.solveSpare(problem, timeLimit, first + 1 + i, jobBudget, lease));
       results = [await main];
       for (const r of await Promise.all(spares)) if (r !== null) results.push(r);
     }
@@ -545,11 +623,11 @@ export class JobService {
     }
   }
 
-  private async solveSpare(problem: ProblemInput, timeLimit: number, seed: number, jobBudget: number): Promise<SolveResult | null> {
+  private async solveSpare(problem: ProblemInput, timeLimit: number, seed: number, jobBudget: number, lease: AbortSignal): Promise<SolveResult | null> {
     const spare: Spare = { flag: new Int32Array(new SharedArrayBuffer(4)), controller: new AbortController() };
     this.spares.add(spare);
     try {
-      return await this.solveOnce(problem, timeLimit, seed, jobBudget, spare);
+      return await this.solveOnce(problem, timeLimit, seed, jobBudget, lease, spare);
     } catch {
       return null;
     } finally {
@@ -557,10 +635,13 @@ export class JobService {
     }
   }
 
-  private async solveOnce(problem: ProblemInput, timeLimit: number, seed: number, jobBudget: number, spare?: Spare): Promise<SolveResult> {
+  private async solveOnce(problem: ProblemInput, timeLimit: number, seed: number, jobBudget: number, lease: AbortSignal, spare?: Spare): Promise<SolveResult> {
     // after close('abandon') no new solve starts (it would hold a thread nobody waits for)
     if (this.abandoned) throw new JobServiceClosedError();
+    if (lease.aborted) throw new LeaseLostError(0);
     const controller = spare?.controller ?? new AbortController();
+    const stop = () => controller.abort();
+    lease.addEventListener('abort', stop, { once: true });
     this.aborts.add(controller);
     this.tasks++;
     const timer = setTimeout(() => controller.abort(), (timeLimit + this.graceSec) * 1000);
@@ -580,6 +661,7 @@ export class JobService {
     } finally {
       this.tasks--;
       clearTimeout(timer);
+      lease.removeEventListener('abort', stop);
       this.aborts.delete(controller);
     }
   }
@@ -614,7 +696,7 @@ export class JobService {
 
 /** The store's own answers (not faults): retrying the same write cannot change them. */
 function isRefusal(error: unknown): boolean {
-  return error instanceof VehicleBusyError || error instanceof OrdersNotNewError || error instanceof TooManyJobsError;
+  return error instanceof VehicleBusyError || error instanceof OrdersNotNewError || error instanceof TooManyJobsError || error instanceof LeaseLostError;
 }
 
 function distinct<T>(values: T[]): T[] {

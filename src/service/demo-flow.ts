@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { UsageError } from '../cli/usage-error.js';
 import { defaultBudgetSec } from '../jobs/service.js';
 import { DEMO_ADDRESS_BOOK } from '../http/server.js';
-import { Store } from '../store/store.js';
+import { openStore } from '../store/open.js';
 import { verifySignature } from '../webhooks/signature.js';
 import { ensureDemo } from './demo.js';
 import { localDate } from './time.js';
@@ -87,10 +87,10 @@ export async function main(argv: string[]): Promise<number> {
   const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;
 
   // 2. the demo company, key and fleet, and the subscription (what `admin` would do)
-  const store = Store.open(dbPath);
-  const demo = ensureDemo(store, new Date().toISOString());
-  secret = store.webhooks.create({ company_id: demo.company.id, url: hookUrl, events: ['planning_job.finished', 'order.status_changed'] }, new Date().toISOString()).secret;
-  store.close();
+  const store = await openStore(dbPath);
+  const demo = await ensureDemo(store, new Date().toISOString());
+  secret = (await store.webhooks.create({ company_id: demo.company.id, url: hookUrl, events: ['planning_job.finished', 'order.status_changed'] }, new Date().toISOString())).secret;
+  await store.close();
   const tz = demo.company.timezone;
   say(`demo company "${demo.company.name}" (${tz}): depot "${demo.warehouse.name}", vans ${demo.vehicles.map((v) => v.name).join(', ')}`);
 

@@ -3,7 +3,7 @@
  * (created once, found by name on later starts) and a fresh API key with every scope on each
  * start (keys are stored hashed, so an earlier one cannot be shown again).
  */
-import type { Store } from '../store/store.js';
+import type { StorePort } from '../store/port.js';
 import { SCOPES, type Company, type Vehicle, type Warehouse } from '../store/types.js';
 
 export const DEMO_COMPANY = 'Demo Deliveries';
@@ -16,18 +16,18 @@ export interface Demo {
   created: boolean;
 }
 
-export function ensureDemo(store: Store, now: string): Demo {
-  return store.transaction(() => {
-    let company = store.companies.findByName(DEMO_COMPANY);
+export function ensureDemo(store: StorePort, now: string): Promise<Demo> {
+  return store.transaction(async (tx) => {
+    let company = await tx.companies.findByName(DEMO_COMPANY);
     const created = company === undefined;
     if (!company) {
-      company = store.companies.create({ name: DEMO_COMPANY, timezone: 'Europe/Berlin' }, now);
-      const warehouse = store.warehouses.create(
+      company = await tx.companies.create({ name: DEMO_COMPANY, timezone: 'Europe/Berlin' }, now);
+      const warehouse = await tx.warehouses.create(
         { company_id: company.id, name: 'Berlin South depot', address: 'Großbeerenstraße 2, 12107 Berlin', lat: 52.448, lon: 13.385 },
         now,
       );
       const van = (name: string, kg: number, m3: number, features: string[]) =>
-        store.vehicles.create(
+        tx.vehicles.create(
           {
             company_id: company!.id,
             warehouse_id: warehouse.id,
@@ -44,13 +44,13 @@ export function ensureDemo(store: Store, now: string): Demo {
           },
           now,
         );
-      van('Van 1', 800, 6, []);
-      van('Van 2', 800, 6, []);
-      van('Cool van', 600, 4.5, ['fridge']);
+      await van('Van 1', 800, 6, []);
+      await van('Van 2', 800, 6, []);
+      await van('Cool van', 600, 4.5, ['fridge']);
     }
-    const warehouse = store.warehouses.list(company.id)[0]!;
-    const vehicles = store.vehicles.list(company.id);
-    const { key } = store.apiKeys.create({ company_id: company.id, scopes: [...SCOPES], label: 'demo' }, now);
+    const warehouse = (await tx.warehouses.list(company.id))[0]!;
+    const vehicles = await tx.vehicles.list(company.id);
+    const { key } = await tx.apiKeys.create({ company_id: company.id, scopes: [...SCOPES], label: 'demo' }, now);
     return { company, warehouse, vehicles, key, created };
   });
 }

@@ -22,7 +22,7 @@
  * - Times: in_progress, visited, confirmed and rejected set the stop's actual_arrival_at (when not
  *   yet set); confirmed, rejected and skipped set actual_departure_at. All take `at` (default: now).
  */
-import type { Store } from '../store/store.js';
+import type { StorePort } from '../store/port.js';
 import type { NewPosition, PositionRow, RouteRow, StopRow, StopStatus } from '../store/routes.js';
 import { FINAL_STOP_STATUSES } from '../store/routes.js';
 import type { OrderStatus } from '../store/types.js';
@@ -67,7 +67,7 @@ export class DispatchService {
   private readonly clock: Clock;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: StorePort,
     private readonly orders: OrderService,
     clock?: Clock,
   ) {
@@ -78,43 +78,44 @@ export class DispatchService {
     return this.clock().toISOString();
   }
 
-  assignVehicle(companyId: number, routeId: number, vehicleId: number): RouteRow {
+  assignVehicle(companyId: number, routeId: number, vehicleId: number): Promise<RouteRow> {
     const at = this.now();
-    return this.store.transaction(() => {
-      const route = this.store.routes.get(companyId, routeId);
+    return this.store.transaction(async (tx) => {
+      const route = await tx.routes.get(companyId, routeId);
       if (!route) throw notFound();
-      const vehicle = this.store.vehicles.get(companyId, vehicleId);
+      const vehicle = await tx.vehicles.get(companyId, vehicleId);
       if (!vehicle) throw notFound();
       if (!(OPEN_ROUTE as readonly string[]).includes(route.status)) {
         throw new DispatchError('conflict', `Route ${route.id} is ${route.status}; a vehicle can be assigned only to a planned or active route.`);
       }
       if (!vehicle.active) throw new DispatchError('conflict', `Vehicle ${vehicle.id} is inactive.`);
-      const holder = this.store.routes.routeHoldingVehicle(companyId, vehicle.id, route.date, route.id);
+      const holder = await tx.routes.routeHoldingVehicle(companyId, vehicle.id, route.date, route.id);
       if (holder && holder.assigned_vehicle_id === vehicle.id) {
         throw new DispatchError('conflict', `Vehicle ${vehicle.id} is already assigned to route ${holder.id} on ${route.date}.`);
       }
       // The vehicle was only planned for another route (the API does not show which vehicle a
       // route was planned for): the two routes swap their planned vehicles.
-      if (holder) this.store.routes.setPlannedVehicle(holder.id, route.vehicle_id, at);
-      this.store.routes.assignVehicle(route.id, vehicle.id, at);
-      return this.store.routes.get(companyId, route.id)!;
+      if (holder) await tx.routes.setPlannedVehicle(holder.id, route.vehicle_id, at);
+      await tx.routes.assignVehicle(route.id, vehicle.id, at);
+      return (await tx.routes.get(companyId, route.id))!;
     });
   }
 
-  startRoute(companyId: number, routeId: number, at: string = this.now()): RouteRow {
-    return this.store.transaction(() => {
-      const route = this.store.routes.get(companyId, routeId);
+  startRoute(companyId: number, routeId: number, at: string = this.now()): Promise<RouteRow> {
+    return this.store.transaction(async (tx) => {
+      const route = await tx.routes.get(companyId, routeId);
       if (!route) throw notFound();
       if (route.status === 'active') throw new DispatchError('conflict', `Route ${route.id} is already active.`);
       if (route.status !== 'planned') throw new DispatchError('conflict', `Route ${route.id} is ${route.status} and cannot be started.`);
-      this.store.routes.setStatus(route.id, 'active', at, { actual_start_at: at });
-      return this.store.routes.get(companyId, route.id)!;
+      await tx.routes.setStatus(route.id, 'active', at, { actual_start_at: at });
+      return (await tx.routes.get(companyId, route.id))!;
     });
   }
 
-  setStopStatus(companyId: number, stopId: number, status: SettableStopStatus, at: string = this.now()): StopChange {
-    return this.store.transaction((): StopChange => {
-      const found = this.store.routes.getStop(companyId, stopId);
+  async setStopStatus(companyId: number, stopId: number, status: SettableStopStatus, at: string = this.now()): Promise<StopChange> {
+    let announce: (() => void) | undefined;
+    const change = await this.store.transaction(async (tx): Promise<StopChange> => {
+      const found = await tx.routes.getStop(companyId, stopId);
       if (!found) throw notFound();
       const { stop, route } = found;
       if (!(OPEN_ROUTE as readonly string[]).includes(route.status)) {
@@ -134,35 +135,38 @@ export class DispatchService {
       }
       const final = FINAL_STOP_STATUSES.includes(status);
       const arrives = status !== 'skipped';
-      this.store.routes.updateStop(stop.id, {
+      await tx.routes.updateStop(stop.id, {
         status,
         actual_arrival_at: stop.actual_arrival_at ?? (arrives ? at : null),
         actual_departure_at: final ? at : stop.actual_departure_at,
       });
       if (stop.stop_type === 'order' && stop.order_id !== null && status !== 'in_progress') {
         const from: OrderStatus[] = status === 'visited' ? ['in_route'] : ['in_route', 'visited'];
-        const moved = this.store.orders.transition(companyId, stop.order_id, from, status, at);
+        const moved = await tx.orders.transition(companyId, stop.order_id, from, status, at);
         if (!moved) throw new DispatchError('conflict', `The order of stop ${stop.id} no longer exists.`);
         if (!moved.changed) {
           throw new DispatchError('conflict', `Order ${stop.order_id} is ${moved.previous}; it cannot become ${status}.`);
         }
-        // Announced inside the transaction: the webhook outbox row commits with the change.
-        this.orders.emitStatusChanged(companyId, moved.order, moved.previous, at);
+        // Written inside the transaction: the webhook outbox row commits with the change.
+        await this.orders.publishStatusChanged(tx, companyId, moved.order, moved.previous, at);
+        announce = () => this.orders.announceStatusChanged(companyId, moved.order, moved.previous, at);
       }
-      if (route.status === 'planned') this.store.routes.setStatus(route.id, 'active', at, { actual_start_at: at });
-      if (final && this.store.routes.openOrderStops(route.id) === 0) {
-        this.store.routes.setStatus(route.id, 'completed', at, { actual_end_at: at });
+      if (route.status === 'planned') await tx.routes.setStatus(route.id, 'active', at, { actual_start_at: at });
+      if (final && (await tx.routes.openOrderStops(route.id)) === 0) {
+        await tx.routes.setStatus(route.id, 'completed', at, { actual_end_at: at });
       }
       return {
-        stop: this.store.routes.getStop(companyId, stop.id)!.stop,
-        route: this.store.routes.get(companyId, route.id)!,
+        stop: (await tx.routes.getStop(companyId, stop.id))!.stop,
+        route: (await tx.routes.get(companyId, route.id))!,
         changed: true,
       };
     });
+    announce?.();
+    return change;
   }
 
-  addPositions(companyId: number, vehicleId: number, positions: NewPosition[]): PositionRow[] {
-    const vehicle = this.store.vehicles.get(companyId, vehicleId);
+  async addPositions(companyId: number, vehicleId: number, positions: NewPosition[]): Promise<PositionRow[]> {
+    const vehicle = await this.store.vehicles.get(companyId, vehicleId);
     if (!vehicle) throw notFound();
     return this.store.routes.addPositions(companyId, vehicle.id, positions, this.now());
   }

@@ -1,7 +1,8 @@
 import type { FieldErrors } from '../http/order-schema.js';
 import { MESSAGES } from '../http/order-schema.js';
-import type { Store } from '../store/store.js';
+import type { Repositories, StorePort } from '../store/port.js';
 import type { Company, Order, OrderFields, OrderStatus, OrderStatusEntry } from '../store/types.js';
+import { publishIn } from '../webhooks/publish.js';
 import type { ServiceEvents } from './events.js';
 import { localDate, systemClock, type Clock } from './time.js';
 
@@ -24,12 +25,14 @@ export type CancelResult =
   | { kind: 'conflict'; order: Order };
 
 export interface OrderServiceOptions {
-  store: Store;
+  store: StorePort;
   events: ServiceEvents;
   /** Whether new addresses go to the geocoding queue (false for the `none` provider). */
   geocoding: boolean;
   /** Called after a commit that queued geocoding work. */
   onGeocodeQueued?: () => void;
+  /** Called after a commit that wrote webhook deliveries (wakes the webhook loop). */
+  onPublished?: () => void;
   clock?: Clock;
 }
 
@@ -37,10 +40,11 @@ export interface OrderServiceOptions {
  * The order use cases, company-scoped: the HTTP layer validates the wire format, this layer
  * applies the rules that need stored state (external_id idempotency, lat/lon together with the
  * stored pair, time window against the stored window, status guards) inside one transaction,
- * queues geocoding and emits `order.status_changed` after the commit.
+ * queues geocoding and writes the `order.status_changed` webhooks in it; after the commit it
+ * emits the event in process.
  */
 export class OrderService {
-  private readonly store: Store;
+  private readonly store: StorePort;
   private readonly events: ServiceEvents;
   private readonly clock: Clock;
 
@@ -64,29 +68,31 @@ export class OrderService {
    * discarded). The lookup and the insert share one IMMEDIATE transaction, so concurrent creates
    * with one external_id (even from two processes) make exactly one order.
    */
-  create(company: Company, input: NewOrder): CreateResult {
-    const result = this.store.transaction(() => this.createInTx(company, input, this.now()));
+  async create(company: Company, input: NewOrder): Promise<CreateResult> {
+    const result = await this.store.transaction((tx) => this.createInTx(tx, company, input, this.now()));
     if (result.created && this.needsGeocoding(result.order)) this.options.onGeocodeQueued?.();
     return result;
   }
 
   /** Creates many orders in one transaction (one fsync); `undefined` items are skipped. */
-  bulkCreate(company: Company, inputs: (NewOrder | undefined)[]): (CreateResult | undefined)[] {
+  async bulkCreate(company: Company, inputs: (NewOrder | undefined)[]): Promise<(CreateResult | undefined)[]> {
     const now = this.now();
-    const results = this.store.transaction(() =>
-      inputs.map((input) => (input === undefined ? undefined : this.createInTx(company, input, now))),
-    );
+    const results = await this.store.transaction(async (tx) => {
+      const out: (CreateResult | undefined)[] = [];
+      for (const input of inputs) out.push(input === undefined ? undefined : await this.createInTx(tx, company, input, now));
+      return out;
+    });
     if (results.some((r) => r?.created && this.needsGeocoding(r.order))) this.options.onGeocodeQueued?.();
     return results;
   }
 
-  private createInTx(company: Company, input: NewOrder, now: string): CreateResult {
+  private async createInTx(tx: Repositories, company: Company, input: NewOrder, now: string): Promise<CreateResult> {
     if (input.external_id !== null) {
-      const existing = this.store.orders.findByExternalId(company.id, input.external_id);
+      const existing = await tx.orders.findByExternalId(company.id, input.external_id);
       if (existing) return { order: existing, created: false };
     }
-    const order = this.store.orders.insert(company.id, input.external_id, input.fields, now);
-    if (this.needsGeocoding(order)) this.store.geocodeQueue.enqueue(order.id, order.address, now);
+    const order = await tx.orders.insert(company.id, input.external_id, input.fields, now);
+    if (this.needsGeocoding(order)) await tx.geocodeQueue.enqueue(order.id, order.address, now);
     return { order, created: true };
   }
 
@@ -94,7 +100,7 @@ export class OrderService {
     return this.options.geocoding && order.lat_e6 === null;
   }
 
-  get(company: Company, id: number): Order | undefined {
+  get(company: Company, id: number): Promise<Order | undefined> {
     return this.store.orders.get(company.id, id);
   }
 
@@ -108,10 +114,10 @@ export class OrderService {
    * coordinates in the same request) is geocoded again; coordinates sent by the client cancel
    * any pending geocoding of the order.
    */
-  patch(company: Company, id: number, changes: Partial<OrderFields>): PatchResult {
+  async patch(company: Company, id: number, changes: Partial<OrderFields>): Promise<PatchResult> {
     let queued = false;
-    const result = this.store.transaction((): PatchResult => {
-      const order = this.store.orders.get(company.id, id);
+    const result = await this.store.transaction(async (tx): Promise<PatchResult> => {
+      const order = await tx.orders.get(company.id, id);
       if (!order) return { kind: 'not_found' };
       if (order.status !== 'new') return { kind: 'conflict', order };
       const next = { ...changes };
@@ -140,16 +146,16 @@ export class OrderService {
         return { kind: 'invalid', errors: { time_window_end: [MESSAGES.windowOrder] } };
       }
       const now = this.now();
-      const updated = this.store.orders.update(company.id, id, next, now)!;
+      const updated = (await tx.orders.update(company.id, id, next, now))!;
       const sentCoordinates = next.lat_e6 !== undefined && next.lat_e6 !== null;
       if (sentCoordinates) {
-        this.store.geocodeQueue.cancelForOrder(id);
+        await tx.geocodeQueue.cancelForOrder(id);
       } else if (
         this.options.geocoding &&
         next.address !== undefined &&
         (next.address !== order.address || updated.lat_e6 === null)
       ) {
-        this.store.geocodeQueue.enqueue(id, updated.address, now);
+        await tx.geocodeQueue.enqueue(id, updated.address, now);
         queued = true;
       }
       return { kind: 'ok', order: updated };
@@ -159,40 +165,58 @@ export class OrderService {
   }
 
   /** new -> archived, with a history entry and an event; any other status is a conflict. */
-  cancel(company: Company, id: number): CancelResult {
+  async cancel(company: Company, id: number): Promise<CancelResult> {
     const now = this.now();
-    const result = this.store.transaction(() => {
-      const r = this.store.orders.transition(company.id, id, ['new'], 'archived', now);
+    const result = await this.store.transaction(async (tx) => {
+      const r = await tx.orders.transition(company.id, id, ['new'], 'archived', now);
       if (r?.changed) {
-        this.store.geocodeQueue.cancelForOrder(id);
+        await tx.geocodeQueue.cancelForOrder(id);
         // inside the transaction: the archived order and its webhook row commit together
-        this.emitStatusChanged(company.id, r.order, r.previous, now);
+        await this.publishStatusChanged(tx, company.id, r.order, r.previous, now);
       }
       return r;
     });
     if (!result) return { kind: 'not_found' };
     if (!result.changed) return { kind: 'conflict', order: result.order };
+    this.announceStatusChanged(company.id, result.order, result.previous, now);
     return { kind: 'ok', order: result.order };
   }
 
-  history(company: Company, id: number): { order: Order; events: OrderStatusEntry[] } | undefined {
-    const order = this.store.orders.get(company.id, id);
+  async history(company: Company, id: number): Promise<{ order: Order; events: OrderStatusEntry[] } | undefined> {
+    const order = await this.store.orders.get(company.id, id);
     if (!order) return undefined;
-    return { order, events: this.store.orders.history(order.id) };
+    return { order, events: await this.store.orders.history(order.id) };
   }
 
   /**
-   * Announces a status change from inside its transaction (cancel, dispatch): if the webhook
-   * outbox cannot take the event, this throws and the change rolls back with it.
+   * Writes a status change's webhooks from inside its transaction (cancel, dispatch): if the
+   * outbox cannot take them, this throws and the change rolls back with it.
    */
-  emitStatusChanged(companyId: number, order: Order, previous: OrderStatus | null, at: string): void {
-    this.events.emitStrict('order.status_changed', {
-      company_id: companyId,
-      order_id: order.id,
-      external_id: order.external_id,
-      status: order.status,
-      previous_status: previous,
-      at,
+  async publishStatusChanged(tx: Repositories, companyId: number, order: Order, previous: OrderStatus | null, at: string): Promise<void> {
+    const change = statusChanged(companyId, order, previous, at);
+    await publishIn(tx, companyId, 'order.status_changed', {
+      order_id: change.order_id,
+      external_id: change.external_id,
+      status: change.status,
+      previous_status: change.previous_status,
+      at: change.at,
     });
   }
+
+  /** After the commit: the in-process event, and the webhook loop woken. */
+  announceStatusChanged(companyId: number, order: Order, previous: OrderStatus | null, at: string): void {
+    this.options.onPublished?.();
+    this.events.emit('order.status_changed', statusChanged(companyId, order, previous, at));
+  }
+}
+
+function statusChanged(companyId: number, order: Order, previous: OrderStatus | null, at: string) {
+  return {
+    company_id: companyId,
+    order_id: order.id,
+    external_id: order.external_id,
+    status: order.status,
+    previous_status: previous,
+    at,
+  };
 }

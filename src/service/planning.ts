@@ -13,17 +13,17 @@ import { haversineProvider, type MatrixProvider } from '../jobs/problem.js';
 import { JobService } from '../jobs/service.js';
 import { osrmMatrix } from '../matrix/osrm.js';
 import { SolverPool } from '../pool/pool.js';
-import { IDEMPOTENCY_WINDOW_MS, type JobRecord, type PlanCommit } from '../jobs/ports.js';
-import { toJobView } from '../jobs/view.js';
-import type { Db } from '../store/db.js';
-import { SqlitePlanningStore } from '../store/planning.js';
+import { IDEMPOTENCY_WINDOW_MS } from '../jobs/ports.js';
+import type { StorePort } from '../store/port.js';
+import { portOf } from '../store/sqlite-port.js';
 import type { Store } from '../store/store.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { ServiceEvents } from './events.js';
 import { bridgeEvents, createWebhookDispatcher, type EventBridge } from './webhooks.js';
 
 export interface PlanningRuntimeOptions {
-  store: Store;
+  /** The storage port, or the SQLite store (used through its one port). */
+  store: Store | StorePort;
   /** The order service's events (the same object goes to buildApp). */
   events: ServiceEvents;
   /** Solver worker threads (default: cores, at most 4). */
@@ -40,8 +40,14 @@ export interface PlanningRuntimeOptions {
   matrixDeadlineMs?: number;
   /** Planning jobs of one company queued or running at once (default 4). */
   maxJobsPerCompany?: number;
-  /** How long stop() lets running jobs finish before abandoning them (default 5 s). */
+  /** How long stop() lets running jobs finish before handing them back (default 5 s). */
   drainMs?: number;
+  /** false (`serve --jobs off`): accept and queue work, run no planning job, webhook delivery or
+   *  geocoding here; worker processes on the same database do. Default true. */
+  runJobs?: boolean;
+  /** How long work claimed by this process (a planning job, a webhook delivery, a geocoding task)
+   *  stays its own without renewal, ms (default 30 s): a process that died loses it then. */
+  leaseMs?: number;
   log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -62,54 +68,22 @@ export function matrixProvider(kind: 'haversine' | 'osrm', osrmUrl?: string): Ma
   return (points, signal) => osrmMatrix(points, { url: osrmUrl }, signal);
 }
 
-/**
- * The SQLite planning store that also writes the job layer's webhooks inside the transactions that
- * make the changes: a plan's in_route changes and its `planning_job.finished` commit with the plan,
- * a failed job's `planning_job.finished` with the failure. Nothing is lost between a commit and
- * the outbox, even to a kill -9. (The job service still emits the events on its bus afterwards,
- * for in-process listeners; the bridge then publishes none of them again.)
- */
-export class OutboxPlanningStore extends SqlitePlanningStore {
-  constructor(
-    private readonly database: Db,
-    private readonly publish: (companyId: number, event: 'planning_job.finished' | 'order.status_changed', data: unknown) => void,
-  ) {
-    super(database);
-  }
-
-  override commitPlan(plan: PlanCommit) {
-    return this.database.transaction(() => {
-      const committed = super.commitPlan(plan);
-      for (const c of committed.changes) this.publish(plan.companyId, 'order.status_changed', c);
-      this.publish(plan.companyId, 'planning_job.finished', toJobView(committed.job));
-      return committed;
-    }).immediate();
-  }
-
-  override updateJob(jobId: number, change: { status: 'running' } | { status: 'failed'; error: string }, at: string): JobRecord {
-    if (change.status !== 'failed') return super.updateJob(jobId, change, at);
-    return this.database.transaction(() => {
-      const job = super.updateJob(jobId, change, at);
-      this.publish(job.companyId, 'planning_job.finished', toJobView(job));
-      return job;
-    }).immediate();
-  }
-}
-
 export const DEFAULT_POSITION_RETENTION_DAYS = 30;
 const POSITION_PRUNE_BATCH = 5_000;
 
 export function createPlanningRuntime(options: PlanningRuntimeOptions): PlanningRuntime {
   const log = options.log;
+  const store = portOf(options.store);
   const bus = new EventBus((error, event) => log?.error({ err: error, event: event.event }, 'event handler failed'));
   const pool = new SolverPool({ threads: options.workers });
-  const dispatcher = createWebhookDispatcher(options.store, {
+  const dispatcher = createWebhookDispatcher(store, {
     timeoutMs: options.webhookTimeoutMs,
     retryDelaysMs: options.webhookRetryDelaysMs,
+    leaseMs: options.leaseMs,
     log,
   });
   const jobs = new JobService({
-    store: new OutboxPlanningStore(options.store.db, (companyId, event, data) => dispatcher.publish(companyId, event, data)),
+    store: store.planning,
     pool,
     events: bus,
     matrix: matrixProvider(options.matrix ?? 'haversine', options.osrmUrl),
@@ -118,15 +92,11 @@ export function createPlanningRuntime(options: PlanningRuntimeOptions): Planning
     matrixDeadlineMs: options.matrixDeadlineMs,
     onError: (error, jobId) => log?.error({ err: error, job_id: jobId }, 'planning job could not be written; retrying'),
     onJobFailed: (error, jobId) => log?.warn({ err: error, job_id: jobId }, 'planning job failed'),
+    onLeaseLost: (jobId) => log?.warn({ job_id: jobId }, 'planning job taken over by another process (its lease ran out); this one wrote nothing'),
+    runJobs: options.runJobs !== false,
+    leaseMs: options.leaseMs,
   });
-  let bridge: EventBridge | undefined = bridgeEvents({
-    store: options.store,
-    dispatcher,
-    serviceEvents: options.events,
-    bus,
-    busPublishedInStore: true,
-    onError: (error) => log?.error({ err: error }, 'webhook outbox write failed'),
-  });
+  let bridge: EventBridge | undefined = bridgeEvents({ dispatcher, serviceEvents: options.events, bus });
   bus.on('planning_job.finished', (e) =>
     log?.info({ job_id: e.data.job_id, status: e.data.status, routes: 'route_ids' in e.data.result ? e.data.result.route_ids.length : 0 }, 'planning job finished'),
   );
@@ -138,15 +108,13 @@ export function createPlanningRuntime(options: PlanningRuntimeOptions): Planning
   const retentionMs = (options.positionRetentionDays ?? DEFAULT_POSITION_RETENTION_DAYS) * 86_400_000;
   const prune = async () => {
     try {
-      const removed = options.store.db
-        .prepare(`DELETE FROM webhook_deliveries WHERE status = 'delivered' AND delivered_at < ?`)
-        .run(Date.now() - 7 * 86_400_000).changes;
+      const removed = await store.outbox.pruneDelivered(Date.now() - 7 * 86_400_000);
       if (removed > 0) log?.info({ removed }, 'old delivered webhooks removed');
-      options.store.db.prepare(`DELETE FROM idempotency_keys WHERE created_at < ?`).run(new Date(Date.now() - IDEMPOTENCY_WINDOW_MS).toISOString());
+      await store.planning.pruneIdempotencyKeys(new Date(Date.now() - IDEMPOTENCY_WINDOW_MS).toISOString());
       const before = new Date(Date.now() - retentionMs).toISOString();
       let positions = 0;
       for (;;) {
-        const n = options.store.routes.prunePositions(before, POSITION_PRUNE_BATCH);
+        const n = await store.routes.prunePositions(before, POSITION_PRUNE_BATCH);
         positions += n;
         if (n < POSITION_PRUNE_BATCH) break;
         await new Promise((resolve) => setImmediate(resolve)); // let requests in between batches
@@ -168,6 +136,7 @@ export function createPlanningRuntime(options: PlanningRuntimeOptions): Planning
       void prune();
       housekeeping = setInterval(() => void prune(), 3_600_000);
       housekeeping.unref();
+      if (options.runJobs === false) return;
       dispatcher.start();
       pool.warm();
       await jobs.start();
@@ -193,6 +162,7 @@ export function createPlanningRuntime(options: PlanningRuntimeOptions): Planning
 /** The `serve` options of this part, parsed from node:util parseArgs values. */
 export interface FlowServeOptions {
   jobTimeLimitSec?: number;
+  leaseMs?: number;
   webhookTimeoutMs?: number;
   webhookRetryDelaysMs?: number[];
   maxJobsPerCompany?: number;
@@ -202,17 +172,18 @@ export interface FlowServeOptions {
 /** The parseArgs option specs `serve` adds for planning and webhooks. */
 export const flowServeArgs = {
   'job-time-limit': { type: 'string' },
+  'lease-seconds': { type: 'string' },
   'webhook-timeout': { type: 'string' },
   'webhook-retry-delays': { type: 'string' },
   'max-jobs-per-company': { type: 'string' },
   'position-retention-days': { type: 'string' },
 } as const;
 
-export const FLOW_SERVE_USAGE = '[--job-time-limit SECONDS] [--webhook-timeout MS] [--webhook-retry-delays MS,MS,...] [--max-jobs-per-company 4] [--position-retention-days 30]';
+export const FLOW_SERVE_USAGE = '[--job-time-limit SECONDS] [--lease-seconds 30] [--webhook-timeout MS] [--webhook-retry-delays MS,MS,...] [--max-jobs-per-company 4] [--position-retention-days 30]';
 
 /** Validates the values; throws `usage(message)` on a bad one. */
 export function parseFlowServeArgs(
-  v: { 'job-time-limit'?: string; 'webhook-timeout'?: string; 'webhook-retry-delays'?: string; 'max-jobs-per-company'?: string; 'position-retention-days'?: string },
+  v: { 'job-time-limit'?: string; 'lease-seconds'?: string; 'webhook-timeout'?: string; 'webhook-retry-delays'?: string; 'max-jobs-per-company'?: string; 'position-retention-days'?: string },
   usage: (message: string) => Error,
 ): FlowServeOptions {
   const out: FlowServeOptions = {};
@@ -220,6 +191,11 @@ export function parseFlowServeArgs(
   if (limit !== undefined) {
     if (!/^\d{1,5}(\.\d{1,3})?$/.test(limit) || Number(limit) <= 0) throw usage(`--job-time-limit: expected seconds above 0, got '${limit}'`);
     out.jobTimeLimitSec = Number(limit);
+  }
+  const lease = v['lease-seconds'];
+  if (lease !== undefined) {
+    if (!/^\d{1,4}$/.test(lease) || Number(lease) < 1) throw usage(`--lease-seconds: expected whole seconds (1 or more), got '${lease}'`);
+    out.leaseMs = Number(lease) * 1000;
   }
   const timeout = v['webhook-timeout'];
   if (timeout !== undefined) {

@@ -187,4 +187,25 @@ export const migrations: Migration[] = [
       CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at);
     `,
   },
+  {
+    version: 105,
+    name: 'planning job leases: the process running a job holds it until lease_until and renews it; companies take turns',
+    sql: `
+      ALTER TABLE planning_jobs ADD COLUMN lease_owner TEXT;
+      ALTER TABLE planning_jobs ADD COLUMN lease_until TEXT;
+      ALTER TABLE planning_jobs ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+      CREATE TABLE planning_turns (
+        company_id INTEGER PRIMARY KEY,
+        turn INTEGER NOT NULL
+      );
+    `,
+  },
+  {
+    version: 106,
+    name: 'geocoding task leases: a task in a lookup belongs to one process until lease_until',
+    sql: `
+      ALTER TABLE geocode_queue ADD COLUMN lease_owner TEXT;
+      ALTER TABLE geocode_queue ADD COLUMN lease_until TEXT;
+    `,
+  },
 ];

@@ -26,6 +26,7 @@ import {
   IDEMPOTENCY_WINDOW_MS,
   IdempotencyKeyReusedError,
   IdempotentReplayError,
+  LeaseLostError,
   OrdersNotNewError,
   TooManyJobsError,
   VehicleBusyError,
@@ -121,6 +122,8 @@ interface JobRow {
   error: string;
   created_at: string;
   updated_at: string;
+  attempts: number;
+  lease_owner: string | null;
 }
 
 interface OrderRow {
@@ -166,6 +169,7 @@ const jobFromRow = (r: JobRow): JobRecord => ({
   error: r.error,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  attempts: r.attempts,
 });
 
 const orderFromRow = (r: OrderRow): PlanningOrder => ({
@@ -233,6 +237,10 @@ export class SqlitePlanningStore implements PlanningStore {
     }).immediate();
   }
 
+  pruneIdempotencyKeys(before: string): number {
+    return this.db.prepare(`DELETE FROM idempotency_keys WHERE created_at < ?`).run(before).changes;
+  }
+
   findIdempotent(companyId: number, key: string, since: string): { jobId: number; fingerprint: string } | undefined {
     const row = this.db
       .prepare(`SELECT job_id, fingerprint FROM idempotency_keys WHERE company_id = ? AND key = ? AND created_at >= ?`)
@@ -245,13 +253,69 @@ export class SqlitePlanningStore implements PlanningStore {
     return row && jobFromRow(row);
   }
 
-  updateJob(jobId: number, change: { status: 'running' } | { status: 'failed'; error: string }, at: string): JobRecord {
+  updateJob(jobId: number, change: { status: 'running' } | { status: 'failed'; error: string }, at: string, owner?: string): JobRecord {
     const error = change.status === 'failed' ? change.error : '';
+    if (owner !== undefined) {
+      const { changes } = this.db
+        .prepare(
+          `UPDATE planning_jobs SET status = ?, error = ?, result = NULL, updated_at = ?, lease_owner = NULL, lease_until = NULL
+           WHERE id = ? AND status = 'running' AND lease_owner = ?`,
+        )
+        .run(change.status, error, at, jobId, owner);
+      if (changes === 0) throw new LeaseLostError(jobId);
+      return this.jobById(jobId)!;
+    }
     const { changes } = this.db
       .prepare(`UPDATE planning_jobs SET status = ?, error = ?, result = NULL, updated_at = ? WHERE id = ?`)
       .run(change.status, error, at, jobId);
     if (changes === 0) throw new Error(`Planning job ${jobId} does not exist.`);
     return this.jobById(jobId)!;
+  }
+
+  claimJob(owner: string, at: string, leaseUntil: string): JobRecord | undefined {
+    return this.db.transaction(() => {
+      // bounded: at most --max-jobs-per-company unfinished jobs per company
+      const row = this.db
+        .prepare(
+          `SELECT j.id, j.company_id FROM planning_jobs j LEFT JOIN planning_turns t ON t.company_id = j.company_id
+           WHERE j.status = 'queued' OR (j.status = 'running' AND (j.lease_until IS NULL OR j.lease_until < ?))
+           ORDER BY j.status = 'running' DESC, COALESCE(t.turn, -1), j.id
+           LIMIT 1`,
+        )
+        .get(at) as { id: number; company_id: number } | undefined;
+      if (!row) return undefined;
+      this.db
+        .prepare(
+          `UPDATE planning_jobs SET status = 'running', lease_owner = ?, lease_until = ?, attempts = attempts + 1, updated_at = ? WHERE id = ?`,
+        )
+        .run(owner, leaseUntil, at, row.id);
+      this.db
+        .prepare(
+          `INSERT INTO planning_turns (company_id, turn) VALUES (?, (SELECT COALESCE(MAX(turn), 0) + 1 FROM planning_turns))
+           ON CONFLICT (company_id) DO UPDATE SET turn = excluded.turn`,
+        )
+        .run(row.company_id);
+      return this.jobById(row.id);
+    }).immediate();
+  }
+
+  renewLease(jobId: number, owner: string, leaseUntil: string): boolean {
+    return (
+      this.db
+        .prepare(`UPDATE planning_jobs SET lease_until = ? WHERE id = ? AND status = 'running' AND lease_owner = ?`)
+        .run(leaseUntil, jobId, owner).changes === 1
+    );
+  }
+
+  releaseJob(jobId: number, owner: string, at: string): boolean {
+    return (
+      this.db
+        .prepare(
+          `UPDATE planning_jobs SET lease_owner = NULL, lease_until = NULL, attempts = MAX(attempts - 1, 0), updated_at = ?
+           WHERE id = ? AND status = 'running' AND lease_owner = ?`,
+        )
+        .run(at, jobId, owner).changes === 1
+    );
   }
 
   listUnfinishedJobs(): JobRecord[] {
@@ -315,6 +379,13 @@ export class SqlitePlanningStore implements PlanningStore {
 
   commitPlan(plan: PlanCommit): { job: JobRecord; changes: OrderStatusChange[] } {
     const write = this.db.transaction((p: PlanCommit) => {
+      const held = this.db.prepare(`SELECT status, lease_owner FROM planning_jobs WHERE id = ?`).get(p.jobId) as
+        | { status: string; lease_owner: string | null }
+        | undefined;
+      if (!held) throw new Error(`Planning job ${p.jobId} does not exist.`);
+      if (held.status === 'done' || held.status === 'failed' || (p.owner !== undefined && (held.status !== 'running' || held.lease_owner !== p.owner))) {
+        throw new LeaseLostError(p.jobId);
+      }
       const orderIds = p.routes.flatMap((r) => r.stops.filter((s) => s.orderId !== null).map((s) => s.orderId!));
       const current = this.getOrdersByIds(p.companyId, orderIds);
       const byId = new Map(current.map((o) => [o.id, o]));
@@ -345,7 +416,7 @@ export class SqlitePlanningStore implements PlanningStore {
         unassigned: p.unassigned,
       };
       this.db
-        .prepare(`UPDATE planning_jobs SET status = 'done', result = ?, error = '', updated_at = ? WHERE id = ?`)
+        .prepare(`UPDATE planning_jobs SET status = 'done', result = ?, error = '', updated_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?`)
         .run(JSON.stringify(result), p.at, p.jobId);
       return { job: this.jobById(p.jobId)!, changes };
     });

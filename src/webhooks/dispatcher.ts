@@ -1,19 +1,21 @@
 /**
- * Webhook delivery: `publish` writes one delivery per matching subscription into the outbox
- * (synchronously, so an accepted event is persisted before the caller goes on); a background loop
+ * Webhook delivery: `publish` writes one delivery per matching subscription into the outbox (the
+ * service writes them inside the change's transaction instead, src/webhooks/publish.ts, and calls
+ * `kick`); a background loop
  * sends what is due, signed, with a per-request time-out, a bounded number in flight, and growing
  * delays between tries. Nothing here is awaited by the API or the planner: a slow or dead
  * receiver costs one slot of the loop for at most the time-out.
  */
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Delivery, WebhookOutbox } from './outbox.js';
+import { deliveriesFor, type Subscription } from './publish.js';
 import { signatureHeader } from './signature.js';
 
-export interface Subscription {
-  id: number;
-  url: string;
-  secret: string;
-}
+export type { Subscription } from './publish.js';
+
+/** The outbox as the loop uses it: synchronous (SQLite) or asynchronous (the storage port). */
+export type OutboxLike = { [K in keyof WebhookOutbox]: (...args: Parameters<WebhookOutbox[K]>) => ReturnType<WebhookOutbox[K]> | Promise<ReturnType<WebhookOutbox[K]>> };
 
 /**
  * Delays between tries: a few seconds at first, hours at the end; 11 tries over about 25.7 hours
@@ -24,9 +26,9 @@ export const defaultRetryDelaysMs: readonly number[] = [
 ];
 
 export interface WebhookDispatcherOptions {
-  outbox: WebhookOutbox;
-  /** The subscriptions of a company that asked for an event. */
-  subscriptions: (companyId: number, event: string) => Subscription[];
+  outbox: OutboxLike;
+  /** The subscriptions of a company that asked for an event (for `publish`). */
+  subscriptions: (companyId: number, event: string) => Subscription[] | Promise<Subscription[]>;
   /** A 2xx within this many milliseconds delivers; operations.md: 10 s. */
   timeoutMs?: number;
   /** Delay before try k+2 after try k+1 failed; past the end the delivery is given up. */
@@ -38,16 +40,22 @@ export interface WebhookDispatcherOptions {
   /** Deliveries of one subscription in flight at once (default 2): a dead receiver holds no more. */
   perSubscription?: number;
   /** Subscriptions whose deliveries wait (disabled or paused); read on every look at the outbox. */
-  paused?: () => ReadonlySet<number>;
+  paused?: () => ReadonlySet<number> | Promise<ReadonlySet<number>>;
   /** Every try's outcome per subscription (the service pauses one failing for 24 h). */
-  onOutcome?: (subscriptionId: number, ok: boolean, at: number) => void;
+  onOutcome?: (subscriptionId: number, ok: boolean, at: number) => void | Promise<void>;
   now?: () => number;
   onError?: (delivery: Delivery, error: string) => void;
   /** The outbox could not be read or written (busy or full database): the loop backs off. */
   onFault?: (error: unknown) => void;
+  /** The name this loop claims deliveries under (default: host, pid and a random part). */
+  owner?: string;
+  /** How long a claimed delivery is this loop's alone, ms (default 30 s; never under 2 time-outs).
+   *  Longer than any try can last, so it needs no renewal; a process that dies mid-send leaves
+   *  it to run out, and the delivery goes out again from another process. */
+  leaseMs?: number;
 }
 
-type Settings = Required<Omit<WebhookDispatcherOptions, 'onError' | 'onFault' | 'onOutcome' | 'paused'>> &
+type Settings = Required<Omit<WebhookDispatcherOptions, 'onError' | 'onFault' | 'onOutcome' | 'paused' | 'owner' | 'leaseMs'>> &
   Pick<WebhookDispatcherOptions, 'onError' | 'onFault' | 'onOutcome' | 'paused'>;
 
 const DEFAULTS = { timeoutMs: 10_000, retryDelaysMs: defaultRetryDelaysMs, concurrency: 8, pollMs: 1_000, perSubscription: 2, now: Date.now };
@@ -64,24 +72,25 @@ export class WebhookDispatcher {
   private readonly stopping = new AbortController();
   private timer: NodeJS.Timeout | undefined;
   private running = false;
+  /** A look at the outbox is under way (one at a time). */
+  private looking = false;
+  /** The lease holder name of this loop. */
+  readonly owner: string;
+  private readonly leaseMs: number;
 
   constructor(options: WebhookDispatcherOptions) {
     // an option given as undefined takes its default (a spread would keep the undefined)
     const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
     this.o = { ...DEFAULTS, ...given } as Settings;
+    this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    this.leaseMs = Math.max(options.leaseMs ?? 30_000, 2 * this.o.timeoutMs);
   }
 
   /** Queues `event` for every subscription of the company; returns the delivery ids. */
-  publish(companyId: number, event: string, data: unknown): string[] {
-    const now = this.o.now();
-    const createdAt = new Date(now).toISOString();
-    const deliveries = this.o.subscriptions(companyId, event).map((s) => {
-      const id = randomUUID();
-      const body = JSON.stringify({ id, event, created_at: createdAt, data });
-      return { id, subscriptionId: s.id, url: s.url, secret: s.secret, event, body, createdAt: now };
-    });
+  async publish(companyId: number, event: string, data: unknown): Promise<string[]> {
+    const deliveries = deliveriesFor(await this.o.subscriptions(companyId, event), event, data, this.o.now());
     if (deliveries.length > 0) {
-      this.o.outbox.add(deliveries);
+      await this.o.outbox.add(deliveries);
       this.kick();
     }
     return deliveries.map((d) => d.id);
@@ -103,32 +112,39 @@ export class WebhookDispatcher {
 
   /** Resolves once nothing is in flight and nothing is due now (for tests and shutdown). */
   async settled(): Promise<void> {
-    while (this.inFlight.size > 0 || (this.running && (this.o.outbox.nextDue(this.paused()) ?? Infinity) <= this.o.now())) {
+    while (this.inFlight.size > 0 || (this.running && ((await this.o.outbox.nextDue(await this.paused(), this.o.now())) ?? Infinity) <= this.o.now())) {
       await Promise.race([...this.inFlight.values(), new Promise((r) => setTimeout(r, 10))]);
     }
   }
 
-  private kick(): void {
+  /** Looks at the outbox now (deliveries were written elsewhere, e.g. in a change's transaction). */
+  kick(): void {
     if (!this.running) return;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.tick(), 0);
   }
 
-  private paused(): ReadonlySet<number> {
-    return this.o.paused?.() ?? NONE;
+  private async paused(): Promise<ReadonlySet<number>> {
+    return (await this.o.paused?.()) ?? NONE;
   }
 
   private tick(): void {
-    if (!this.running) return;
+    if (!this.running || this.looking) return;
+    this.looking = true;
+    void this.look().finally(() => (this.looking = false));
+  }
+
+  private async look(): Promise<void> {
     let wait: number;
     try {
       const now = this.o.now();
       for (const [id, until] of this.cooling) if (until <= now) this.cooling.delete(id);
-      const paused = this.paused();
+      const paused = await this.paused();
       const free = this.o.concurrency - this.inFlight.size;
       if (free > 0) {
         const skip = new Set([...this.inFlight.keys(), ...this.cooling.keys()]);
-        for (const d of this.o.outbox.due(now, free, skip, { perSubscription: this.o.perSubscription, paused })) {
+        const lease = { owner: this.owner, until: now + this.leaseMs };
+        for (const d of await this.o.outbox.due(now, free, skip, { perSubscription: this.o.perSubscription, paused, lease })) {
           const attempt = this.send(d).finally(() => {
             this.inFlight.delete(d.id);
             this.kick();
@@ -136,7 +152,7 @@ export class WebhookDispatcher {
           this.inFlight.set(d.id, attempt);
         }
       }
-      const next = this.o.outbox.nextDue(paused);
+      const next = await this.o.outbox.nextDue(paused, now);
       wait = next === null ? this.o.pollMs : Math.min(this.o.pollMs, Math.max(0, next - now));
       this.faults = 0;
     } catch (error) {
@@ -144,6 +160,7 @@ export class WebhookDispatcher {
       this.o.onFault?.(error);
       wait = Math.min(MAX_FAULT_BACKOFF_MS, 100 * 2 ** Math.min(this.faults++, 20));
     }
+    if (!this.running) return;
     clearTimeout(this.timer);
     // at least 50 ms between looks: deliveries due at once go out in one look, and a row that is
     // due but cannot be taken (its subscription at its cap) never spins the loop
@@ -152,9 +169,9 @@ export class WebhookDispatcher {
   }
 
   /** Writes a try's outcome; when the outbox cannot take it, the delivery waits in memory. */
-  private record(d: Delivery, write: () => void, notBefore: number): void {
+  private async record(d: Delivery, write: () => boolean | Promise<boolean> | Promise<void> | void, notBefore: number): Promise<void> {
     try {
-      write();
+      await write();
     } catch (error) {
       this.cooling.set(d.id, notBefore);
       this.o.onFault?.(error);
@@ -182,27 +199,31 @@ export class WebhookDispatcher {
       if (response.status >= 200 && response.status < 300) {
         const at = this.o.now();
         // not written: it stays pending and goes out again later (at-least-once, same id)
-        this.record(d, () => this.o.outbox.delivered(d.id, attempts, at), at + (this.o.retryDelaysMs[0] ?? 5_000));
-        this.outcome(d, true, at);
+        await this.record(d, () => this.o.outbox.delivered(d.id, attempts, at, this.owner), at + (this.o.retryDelaysMs[0] ?? 5_000));
+        await this.outcome(d, true, at);
         return;
       }
       problem = `HTTP ${response.status}`;
     } catch (err) {
-      if (this.stopping.signal.aborted) return; // shutting down: leave it pending, untouched
+      if (this.stopping.signal.aborted) {
+        // shutting down: it stays pending, untouched, free for the next process at once
+        await this.record(d, () => this.o.outbox.release(d.id, this.owner), 0);
+        return;
+      }
       problem = err instanceof Error && err.name === 'TimeoutError' ? `no answer within ${this.o.timeoutMs} ms` : describe(err);
     }
     const now = this.o.now();
     const delay = this.o.retryDelaysMs[attempts - 1];
     const last = this.o.retryDelaysMs.at(-1) ?? 5_000;
-    if (delay === undefined) this.record(d, () => this.o.outbox.giveUp(d.id, attempts, problem), now + last);
-    else this.record(d, () => this.o.outbox.retryLater(d.id, attempts, now + delay, problem), now + delay);
-    this.outcome(d, false, now);
+    if (delay === undefined) await this.record(d, () => this.o.outbox.giveUp(d.id, attempts, problem, this.owner), now + last);
+    else await this.record(d, () => this.o.outbox.retryLater(d.id, attempts, now + delay, problem, this.owner), now + delay);
+    await this.outcome(d, false, now);
     this.o.onError?.(d, problem);
   }
 
-  private outcome(d: Delivery, ok: boolean, at: number): void {
+  private async outcome(d: Delivery, ok: boolean, at: number): Promise<void> {
     try {
-      this.o.onOutcome?.(d.subscriptionId, ok, at);
+      await this.o.onOutcome?.(d.subscriptionId, ok, at);
     } catch (error) {
       this.o.onFault?.(error);
     }

@@ -3,6 +3,11 @@
  * delivered or given up, so none is lost to a restart or a kill -9. At-least-once: a delivery
  * that was in flight when the process died is sent again, with the same delivery id, and the
  * receiver discards the duplicate.
+ *
+ * Several processes may send from one outbox: a delivery is claimed with a lease (its owner and
+ * `lease_until`) in the step that finds it due, so one process at a time has it in flight; the
+ * outcome is written only by the lease holder. A process that dies mid-send leaves the lease to run
+ * out, and the delivery goes out again from another process, with the same id.
  */
 import type Database from 'better-sqlite3';
 
@@ -29,6 +34,10 @@ export interface Delivery {
 export interface DueOptions {
   perSubscription?: number;
   paused?: ReadonlySet<number>;
+  /** Claim what is returned for this owner until `leaseUntil` (epoch ms): no other owner gets it
+   *  before then, and in-flight deliveries of other owners count against `perSubscription`. A row
+   *  this owner holds already (its outcome could not be written) is returned again. */
+  lease?: { owner: string; until: number };
 }
 
 export type NewDelivery = Pick<Delivery, 'id' | 'subscriptionId' | 'url' | 'secret' | 'event' | 'body' | 'createdAt'>;
@@ -41,10 +50,16 @@ export interface WebhookOutbox {
    */
   due(now: number, limit: number, skip: ReadonlySet<string>, options?: DueOptions): Delivery[];
   /** Epoch ms of the earliest pending try (not of the `paused` subscriptions), or null. */
-  nextDue(paused?: ReadonlySet<number>): number | null;
-  delivered(id: string, attempts: number, at: number): void;
-  retryLater(id: string, attempts: number, nextAttemptAt: number, error: string): void;
-  giveUp(id: string, attempts: number, error: string): void;
+  nextDue(paused?: ReadonlySet<number>, now?: number): number | null;
+  /** The outcome writes end the lease; with `owner`, only the lease holder's write lands (false
+   *  when another process holds the delivery now). */
+  delivered(id: string, attempts: number, at: number, owner?: string): boolean;
+  retryLater(id: string, attempts: number, nextAttemptAt: number, error: string, owner?: string): boolean;
+  giveUp(id: string, attempts: number, error: string, owner?: string): boolean;
+  /** Hands a claimed delivery back untouched (its try was stopped by a shutdown). */
+  release(id: string, owner: string): void;
+  /** Removes delivered rows delivered before `before` (epoch ms); how many. */
+  pruneDelivered(before: number): number;
   get(id: string): Delivery | undefined;
   list(): Delivery[];
 }
@@ -83,6 +98,13 @@ interface Row {
   delivered_at: number | null;
 }
 
+/** Lease columns of webhook_deliveries (migration 106; added here too for an outbox on its own). */
+function ensureLeaseColumns(db: Database.Database): void {
+  const columns = new Set((db.prepare(`PRAGMA table_info(webhook_deliveries)`).all() as Array<{ name: string }>).map((c) => c.name));
+  if (!columns.has('lease_owner')) db.exec(`ALTER TABLE webhook_deliveries ADD COLUMN lease_owner TEXT`);
+  if (!columns.has('lease_until')) db.exec(`ALTER TABLE webhook_deliveries ADD COLUMN lease_until INTEGER`);
+}
+
 const fromRow = (r: Row): Delivery => ({
   id: r.id,
   subscriptionId: r.subscription_id,
@@ -105,31 +127,38 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
   private readonly update: Database.Statement;
   private readonly selectOne: Database.Statement;
   private readonly selectAll: Database.Statement;
+  private readonly claim: Database.Statement;
 
   constructor(private readonly db: Database.Database) {
     db.exec(webhookOutboxSchema);
+    ensureLeaseColumns(db);
     this.insert = db.prepare(
       `INSERT INTO webhook_deliveries (id, subscription_id, url, secret, event, body, next_attempt_at, created_at)
        VALUES (@id, @subscriptionId, @url, @secret, @event, @body, @createdAt, @createdAt)`,
     );
     // the oldest `perSubscription` due rows of each subscription, so one dead receiver's
-    // backlog cannot fill the page and starve the others
+    // backlog cannot fill the page and starve the others; deliveries in flight anywhere (leased)
+    // rank first, so they take their subscription's places and are not returned
     this.selectDue = db.prepare(
       `SELECT * FROM (
-         SELECT *, ROW_NUMBER() OVER (PARTITION BY subscription_id ORDER BY next_attempt_at, created_at, id) AS rank
+         SELECT *, ROW_NUMBER() OVER (
+             PARTITION BY subscription_id ORDER BY COALESCE(lease_until, 0) > @now DESC, next_attempt_at, created_at, id) AS rank
          FROM webhook_deliveries
-         WHERE status = 'pending' AND next_attempt_at <= ?
-           AND subscription_id NOT IN (SELECT value FROM json_each(?)))
-       WHERE rank <= ? ORDER BY next_attempt_at, created_at, id LIMIT ?`,
+         WHERE status = 'pending' AND (next_attempt_at <= @now OR COALESCE(lease_until, 0) > @now)
+           AND subscription_id NOT IN (SELECT value FROM json_each(@paused)))
+       WHERE rank <= @per AND (COALESCE(lease_until, 0) <= @now OR lease_owner = @owner)
+       ORDER BY next_attempt_at, created_at, id LIMIT @limit`,
     );
     this.selectNext = db.prepare(
-      `SELECT MIN(next_attempt_at) AS at FROM webhook_deliveries
-       WHERE status = 'pending' AND subscription_id NOT IN (SELECT value FROM json_each(?))`,
+      `SELECT MIN(CASE WHEN COALESCE(lease_until, 0) > @now THEN lease_until ELSE next_attempt_at END) AS at FROM webhook_deliveries
+       WHERE status = 'pending' AND subscription_id NOT IN (SELECT value FROM json_each(@paused))`,
     );
     this.update = db.prepare(
       `UPDATE webhook_deliveries SET status = @status, attempts = @attempts, next_attempt_at = @nextAttemptAt,
-       last_error = @lastError, delivered_at = @deliveredAt WHERE id = @id`,
+       last_error = @lastError, delivered_at = @deliveredAt, lease_owner = NULL, lease_until = NULL
+       WHERE id = @id AND (@owner IS NULL OR lease_owner = @owner)`,
     );
+    this.claim = db.prepare(`UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ? WHERE id = ?`);
     this.selectOne = db.prepare(`SELECT * FROM webhook_deliveries WHERE id = ?`);
     this.selectAll = db.prepare(`SELECT * FROM webhook_deliveries ORDER BY created_at, id`);
   }
@@ -142,24 +171,44 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
 
   due(now: number, limit: number, skip: ReadonlySet<string>, options: DueOptions = {}): Delivery[] {
     const per = options.perSubscription ?? 1_000_000;
-    const rows = this.selectDue.all(now, JSON.stringify([...(options.paused ?? [])]), per, limit + skip.size) as Row[];
-    return rows.filter((r) => !skip.has(r.id)).slice(0, limit).map(fromRow);
+    const find = () => {
+      const rows = this.selectDue.all({
+        now,
+        paused: JSON.stringify([...(options.paused ?? [])]),
+        per,
+        limit: limit + skip.size,
+        owner: options.lease?.owner ?? null,
+      }) as Row[];
+      const picked = rows.filter((r) => !skip.has(r.id)).slice(0, limit);
+      if (options.lease) for (const r of picked) this.claim.run(options.lease.owner, options.lease.until, r.id);
+      return picked.map(fromRow);
+    };
+    // find and claim in one write transaction: two processes never claim the same delivery
+    return options.lease ? this.db.transaction(find).immediate() : find();
   }
 
-  nextDue(paused: ReadonlySet<number> = new Set()): number | null {
-    return (this.selectNext.get(JSON.stringify([...paused])) as { at: number | null }).at;
+  nextDue(paused: ReadonlySet<number> = new Set(), now = Date.now()): number | null {
+    return (this.selectNext.get({ now, paused: JSON.stringify([...paused]) }) as { at: number | null }).at;
   }
 
-  delivered(id: string, attempts: number, at: number): void {
-    this.update.run({ id, status: 'delivered', attempts, nextAttemptAt: at, lastError: '', deliveredAt: at });
+  delivered(id: string, attempts: number, at: number, owner?: string): boolean {
+    return this.update.run({ id, status: 'delivered', attempts, nextAttemptAt: at, lastError: '', deliveredAt: at, owner: owner ?? null }).changes === 1;
   }
 
-  retryLater(id: string, attempts: number, nextAttemptAt: number, error: string): void {
-    this.update.run({ id, status: 'pending', attempts, nextAttemptAt, lastError: error, deliveredAt: null });
+  retryLater(id: string, attempts: number, nextAttemptAt: number, error: string, owner?: string): boolean {
+    return this.update.run({ id, status: 'pending', attempts, nextAttemptAt, lastError: error, deliveredAt: null, owner: owner ?? null }).changes === 1;
   }
 
-  giveUp(id: string, attempts: number, error: string): void {
-    this.update.run({ id, status: 'failed', attempts, nextAttemptAt: 0, lastError: error, deliveredAt: null });
+  giveUp(id: string, attempts: number, error: string, owner?: string): boolean {
+    return this.update.run({ id, status: 'failed', attempts, nextAttemptAt: 0, lastError: error, deliveredAt: null, owner: owner ?? null }).changes === 1;
+  }
+
+  pruneDelivered(before: number): number {
+    return this.db.prepare(`DELETE FROM webhook_deliveries WHERE status = 'delivered' AND delivered_at < ?`).run(before).changes;
+  }
+
+  release(id: string, owner: string): void {
+    this.db.prepare(`UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_owner = ?`).run(id, owner);
   }
 
   get(id: string): Delivery | undefined {

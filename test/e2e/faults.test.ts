@@ -6,32 +6,7 @@ import { Database } from '../../src/store/sqlite-driver.js';
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
-import { client, seedDb, startServe, until, type Served } from './serve.js';
-
-const DATE = '2026-12-01';
-
-/** `n` orders with coordinates spread over Berlin (no geocoding needed). */
-function orders(n: number, prefix = 'K') {
-  return Array.from({ length: n }, (_, i) => ({
-    external_id: `${prefix}-${i}`,
-    address: `Teststraße ${i}, Berlin`,
-    lat: (52.44 + ((i * 37) % 100) / 1000).toFixed(6),
-    lon: (13.3 + ((i * 53) % 200) / 1000).toFixed(6),
-    delivery_date: DATE,
-    weight: '4',
-    volume: '0.05',
-    ...(i % 3 === 0 ? { time_window_start: '10:00', time_window_end: '14:00' } : {}),
-  }));
-}
-
-function readDb<T>(path: string, fn: (db: Database) => T): T {
-  const db = new Database(path, { readonly: true });
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
+import { client, orders, readDb, seedDb, startServe, until, type Served } from './serve.js';
 
 describe('faults against the real server', () => {
   const cleanup: Array<() => Promise<unknown> | void> = [];
@@ -90,7 +65,7 @@ describe('faults against the real server', () => {
     expect(await second.kill('SIGTERM')).toBe(0);
   });
 
-  it('SIGTERM while a long job runs: exits 0 after a short drain, the job stays running and completes after the restart', async () => {
+  it('SIGTERM while a long job runs: exits 0 after a short drain, the job is handed back (still running, its lease ended, the attempt not counted) and completes after the restart', async () => {
     const s = seed({ vehicles: 4 });
     const first = await serve(s.db, ['--job-time-limit', '60', '--workers', '1']);
     const call = client(first.base, s.key);
@@ -98,7 +73,11 @@ describe('faults against the real server', () => {
     const job = await call('POST', '/api/public/v1/planning/jobs/', { external_ids: orders(60, 'T').map((o) => o.external_id) });
     await until(async () => ((await call('GET', `/api/public/v1/planning/jobs/${job.body.job_id}/`)).body.status === 'running' ? true : undefined), 50);
     expect(await first.kill('SIGTERM')).toBe(0);
-    expect(readDb(s.db, (db) => (db.prepare('SELECT status FROM planning_jobs WHERE id = ?').get(job.body.job_id) as { status: string }).status)).toBe('running');
+    expect(readDb(s.db, (db) => db.prepare('SELECT status, lease_owner, attempts FROM planning_jobs WHERE id = ?').get(job.body.job_id))).toEqual({
+      status: 'running',
+      lease_owner: null,
+      attempts: 0,
+    });
 
     const second = await serve(s.db, ['--job-time-limit', '1', '--workers', '1']);
     const again = client(second.base, s.key);

@@ -8,6 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Database } from '../../src/store/sqlite-driver.js';
 import { Store } from '../../src/store/store.js';
 import { SCOPES } from '../../src/store/types.js';
 import { checkFetch } from '../helpers/openapi-conformance.js';
@@ -108,5 +109,67 @@ export async function until<T>(probe: () => Promise<T | undefined>, everyMs = 10
     const value = await probe();
     if (value !== undefined) return value;
     await sleep(everyMs);
+  }
+}
+
+export interface Worker {
+  child: ChildProcess;
+  pid: number;
+  stderr: () => string;
+  exited: Promise<number | string>;
+  kill(signal?: NodeJS.Signals): Promise<number | string>;
+}
+
+/** `delivery-planner worker` from source on a database; resolves once it printed `worker ready`. */
+export async function startWorker(db: string, args: string[] = []): Promise<Worker> {
+  const child = spawn(process.execPath, ['--import', 'tsx', `${root}src/cli.ts`, 'worker', '--db', db, '--log-level', 'warn', ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (c: Buffer) => (err += c.toString('utf8')));
+  const exited = new Promise<number | string>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString('utf8');
+      if (out.includes('worker ready\n')) resolve();
+    });
+    void exited.then((code) => reject(new Error(`worker exited (${code}) before it was ready: ${err.slice(-2000)}`)));
+  });
+  return {
+    child,
+    pid: child.pid!,
+    stderr: () => err,
+    exited,
+    kill(signal: NodeJS.Signals = 'SIGTERM') {
+      child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+export const DATE = '2026-12-01';
+
+/** `n` orders with coordinates spread over Berlin (no geocoding needed). */
+export function orders(n: number, prefix = 'K') {
+  return Array.from({ length: n }, (_, i) => ({
+    external_id: `${prefix}-${i}`,
+    address: `Teststraße ${i}, Berlin`,
+    lat: (52.44 + ((i * 37) % 100) / 1000).toFixed(6),
+    lon: (13.3 + ((i * 53) % 200) / 1000).toFixed(6),
+    delivery_date: DATE,
+    weight: '4',
+    volume: '0.05',
+    ...(i % 3 === 0 ? { time_window_start: '10:00', time_window_end: '14:00' } : {}),
+  }));
+}
+
+export function readDb<T>(path: string, fn: (db: Database) => T): T {
+  const db = new Database(path, { readonly: true });
+  try {
+    return fn(db);
+  } finally {
+    db.close();
   }
 }

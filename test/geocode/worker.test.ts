@@ -138,3 +138,51 @@ describe('geocoding after the create response, from the persisted queue', () => 
     expect(f.store.geocodeQueue.count()).toBe(0);
   });
 });
+
+describe('geocoding from several processes (leases)', () => {
+  it('two workers on one queue look each address up once; every order gets its coordinates', async () => {
+    const looked: string[] = [];
+    const table = new TableGeocoder(BOOK);
+    const slow: Geocoder = {
+      name: 'slow',
+      lookup: async (address) => {
+        looked.push(address);
+        await new Promise((r) => setTimeout(r, 5));
+        return table.lookup(address);
+      },
+    };
+    const f = makeApp({ geocoding: true });
+    cleanup.push(f.close);
+    const addresses = Array.from({ length: 30 }, (_, i) => (i % 2 ? 'Alexanderplatz 1, Berlin' : `Potsdamer Platz 1, Berlin ${'.'.repeat(i)}`));
+    expect((await f.inject('POST', '/orders/bulk/', addresses.map((address) => ({ address })))).statusCode).toBe(200);
+    const workers = ['one', 'two'].map((owner) => new GeocodeWorker({ store: f.store, geocoder: slow, owner, batchSize: 4 }));
+    for (const w of workers) {
+      w.start();
+      cleanup.push(() => w.stop());
+    }
+    while (f.store.geocodeQueue.count() > 0) await new Promise((r) => setTimeout(r, 10));
+    await Promise.all(workers.map((w) => w.whenIdle()));
+    expect(looked).toHaveLength(30);
+    const orders = (await f.inject('GET', '/orders/?page_size=100')).json().results as Array<{ lat: string | null }>;
+    expect(orders.filter((o) => o.lat !== null)).toHaveLength(30);
+  });
+
+  it('tasks claimed by a process that died wait for its lease to run out, then another process takes them', async () => {
+    const looked: string[] = [];
+    const table = new TableGeocoder(BOOK);
+    const recording: Geocoder = { name: 'recording', lookup: (address) => (looked.push(address), table.lookup(address)) };
+    const f = makeApp({ geocoding: true });
+    cleanup.push(f.close);
+    expect((await f.inject('POST', '/orders/', { address: 'Alexanderplatz 1, Berlin' })).statusCode).toBe(201);
+    const now = Date.now();
+    const claimed = f.store.geocodeQueue.due(new Date(now).toISOString(), 10, { owner: 'dead', until: new Date(now + 400).toISOString() });
+    expect(claimed).toHaveLength(1);
+    const worker = new GeocodeWorker({ store: f.store, geocoder: recording, owner: 'alive', pollMs: 20 });
+    worker.start();
+    cleanup.push(() => worker.stop());
+    await new Promise((r) => setTimeout(r, 100));
+    expect(looked).toEqual([]); // still the dead process's
+    while (f.store.geocodeQueue.count() > 0) await new Promise((r) => setTimeout(r, 10));
+    expect(looked).toEqual(['Alexanderplatz 1, Berlin']);
+  });
+});

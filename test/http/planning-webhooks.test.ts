@@ -3,7 +3,7 @@
  * makes them (store.webhooks), the real dispatcher and outbox, a real local receiver.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { OutboxPlanningStore } from '../../src/service/planning.js';
+import { OutboxPlanningStore } from '../../src/store/planning-outbox.js';
 import { verifySignature } from '../../src/webhooks/signature.js';
 import { INTERNAL, makeWorld, PUBLIC, type World } from '../e2e/world.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -73,10 +73,7 @@ describe('webhooks from the service', () => {
     w = await makeWorld();
     w.store.webhooks.create({ company_id: w.company.id, url: receiver.url, events: ['planning_job.finished', 'order.status_changed'] }, new Date().toISOString());
     const published: string[] = [];
-    const store = new OutboxPlanningStore(w.store.db, (companyId, event, data) => {
-      published.push(event);
-      w!.runtime.dispatcher.publish(companyId, event, data);
-    });
+    const store = new OutboxPlanningStore(w.store.db, (_companyId, event) => published.push(event));
     const rows = () => (w!.store.db.prepare('SELECT COUNT(*) AS n FROM webhook_deliveries').get() as { n: number }).n;
     const at = new Date().toISOString();
     const [id] = await w.addOrders(w.someOrders(1, 'TX'));

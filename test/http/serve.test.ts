@@ -56,7 +56,8 @@ describe('serve (the real process on loopback)', () => {
     const db = join(dir, 'crash.db');
     const nominatim = await startFakeNominatim(() => 'hang'); // the provider never answers
     try {
-      const first = await serve(['--db', db, '--demo', '--geocoder', 'nominatim', '--geocoder-url', nominatim.url]);
+      // the lookups claimed by this process are its own for 1 s: after the kill, the restart takes them over
+      const first = await serve(['--db', db, '--demo', '--geocoder', 'nominatim', '--geocoder-url', nominatim.url, '--lease-seconds', '1']);
       const key = /demo API key \(every scope, shown once\): (dpk_\S+)/.exec(first.stdout.join('\n'))![1]!;
       const bulk = await api(first, key, 'POST', '/orders/bulk/', [
         { address: 'Potsdamer Platz 1, 10785 Berlin', external_id: 'K-1' },

@@ -183,6 +183,43 @@ describe('job states and events', () => {
     await service.close('abandon');
   });
 
+  it('a service whose lease was taken over stops its solve and writes nothing; the new holder finishes the job once', async () => {
+    const { store, events, seen } = world('test:hang');
+    const lost: number[] = [];
+    const stale = new JobService({ store, pool, events, timeBudgetSec: 60, leaseMs: 600, owner: 'stale', onLeaseLost: (id) => lost.push(id) });
+    const job = await stale.submit(COMPANY, { order_ids: [1, 2, 3] });
+    await until(() => store.getJob(COMPANY, job.job_id)!.status === 'running');
+    // another process, its clock past the lease, takes the job over (the stale one stalled)
+    const far = new Date(Date.now() + 3_600_000);
+    expect(store.claimJob('new-holder', far.toISOString(), new Date(far.getTime() + 30_000).toISOString())).toMatchObject({ id: job.job_id, attempts: 2 });
+    await until(() => lost.length > 0);
+    expect(lost).toEqual([job.job_id]);
+    await stale.idle();
+    expect(store.getJob(COMPANY, job.job_id)!.status).toBe('running'); // still the new holder's
+    expect(store.transitions.get(job.job_id)).toEqual(['queued', 'running', 'running']);
+    expect(seen.filter((e) => e.event === 'planning_job.finished')).toEqual([]);
+    await stale.close();
+  });
+
+  it('a job claimed more than MAX_JOB_ATTEMPTS times (its process died each time) fails with a readable error', async () => {
+    const { store, events, seen } = world('test:unassign');
+    const job = store.createJob(COMPANY, { order_ids: [1, 2, 3], vehicle_ids: [], warehouse_id: null }, new Date().toISOString());
+    // three processes claimed it and died (their leases ran out long ago)
+    const base = Date.now() - 3_600_000;
+    for (let i = 0; i < 3; i++) {
+      const at = base + i * 60_000;
+      expect(store.claimJob(`dead-${i}`, new Date(at).toISOString(), new Date(at + 30_000).toISOString())).toMatchObject({ attempts: i + 1 });
+    }
+    const service = new JobService({ store, pool, events, timeBudgetSec: 1 });
+    await service.start();
+    const failed = await service.waitFor(COMPANY, job.id);
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toBe('The planning was interrupted 3 times (the process running it stopped each time) and was not tried again. Nothing was planned.');
+    expect(seen.filter((e) => e.event === 'planning_job.finished')).toHaveLength(1);
+    expect(store.getOrder(1)!.status).toBe('new');
+    await service.close();
+  });
+
   it('a restart runs again the jobs left running and queued, and they complete', async () => {
     const { store } = world('test:hang');
     const first = new JobService({ store, pool, timeBudgetSec: 60, concurrency: 1 });
@@ -190,9 +227,11 @@ describe('job states and events', () => {
     const b = await first.submit(COMPANY, { order_ids: [2] });
     const c = await first.submit(COMPANY, { order_ids: [3] });
     await until(() => store.getJob(COMPANY, a.job_id)!.status === 'running');
-    // the process "dies": nothing more is written by the first service
+    // the process stops at once: its running job is handed back, not counted as an attempt
     await first.close('abandon');
     expect([a, b, c].map((j) => store.getJob(COMPANY, j.job_id)!.status)).toEqual(['running', 'queued', 'queued']);
+    expect(store.transitions.get(a.job_id)).toEqual(['queued', 'running', 'released']);
+    expect(store.getJob(COMPANY, a.job_id)!.attempts).toBe(0);
 
     // the next start has the real solver: the three jobs are planned for real
     addVehicle(store, 1);

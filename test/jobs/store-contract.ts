@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   IdempotencyKeyReusedError,
   IdempotentReplayError,
+  LeaseLostError,
   OrdersNotNewError,
   TooManyJobsError,
   VehicleBusyError,
@@ -82,7 +83,7 @@ export function describePlanningStoreContract(name: string, makeFixture: () => M
       const c = await s.createJob(company.id, { order_ids: [6], vehicle_ids: [], warehouse_id: null }, T1);
       expect(b.id).toBeGreaterThan(a.id);
       expect(c.id).toBeGreaterThan(b.id);
-      expect(a).toEqual({ id: a.id, companyId: company.id, status: 'queued', input: { order_ids: [1, 2], vehicle_ids: [], warehouse_id: null }, result: null, error: '', createdAt: T0, updatedAt: T0 });
+      expect(a).toEqual({ id: a.id, companyId: company.id, status: 'queued', input: { order_ids: [1, 2], vehicle_ids: [], warehouse_id: null }, result: null, error: '', createdAt: T0, updatedAt: T0, attempts: 0 });
       expect(await s.getJob(company.id, a.id)).toEqual(a);
       expect(await s.getJob(other.id, a.id)).toBeUndefined();
       expect(await s.getJob(company.id, 999_999)).toBeUndefined();
@@ -119,6 +120,57 @@ export function describePlanningStoreContract(name: string, makeFixture: () => M
       const second = await s.createJob(other.id, input, dayLater, undefined, key);
       expect(second.id).not.toBe(first.id);
       expect(await s.findIdempotent(other.id, 'k-1', T1)).toEqual({ jobId: second.id, fingerprint: 'f1' });
+    });
+
+    it('leases: a claim takes one job for one owner; taken-over jobs first, then companies in turn, then FIFO', async () => {
+      const { s, company, other } = await seeded();
+      const input = { order_ids: [1], vehicle_ids: [], warehouse_id: null };
+      const a1 = await s.createJob(company.id, input, T0);
+      const a2 = await s.createJob(company.id, input, T0);
+      const b1 = await s.createJob(other.id, input, T0);
+      const until = (at: string, ms: number) => new Date(Date.parse(at) + ms).toISOString();
+
+      const first = (await s.claimJob('p1', T0, until(T0, 30_000)))!;
+      expect(first).toMatchObject({ id: a1.id, status: 'running', attempts: 1, updatedAt: T0 });
+      // the other company has not had a turn: its job goes before a2, though younger
+      expect((await s.claimJob('p2', T0, until(T0, 30_000)))!.id).toBe(b1.id);
+      expect((await s.claimJob('p2', T0, until(T0, 30_000)))!.id).toBe(a2.id);
+      expect(await s.claimJob('p3', T1, until(T1, 30_000))).toBeUndefined(); // every lease still runs
+
+      // p1 renews; p2's lease on a2 runs out and p3 takes a2 over (before any queued job)
+      expect(await s.renewLease(a1.id, 'p1', until(T2, 30_000))).toBe(true);
+      expect(await s.renewLease(a1.id, 'p2', until(T2, 30_000))).toBe(false);
+      const later = until(T0, 31_000);
+      const c1 = await s.createJob(company.id, input, later);
+      const taken = (await s.claimJob('p3', later, until(later, 30_000)))!;
+      expect(taken).toMatchObject({ id: b1.id, attempts: 2 }); // b1's lease (p2, T0 + 30 s) ran out too
+      expect((await s.claimJob('p3', later, until(later, 30_000)))!).toMatchObject({ id: a2.id, attempts: 2 });
+      expect((await s.claimJob('p3', later, until(later, 30_000)))!.id).toBe(c1.id);
+
+      // the stale holder writes nothing: no failure, no renewal, no commit
+      await expect(Promise.resolve().then(() => s.updateJob(a2.id, { status: 'failed', error: 'stale' }, later, 'p2'))).rejects.toEqual(new LeaseLostError(a2.id));
+      expect(await s.renewLease(a2.id, 'p2', until(later, 30_000))).toBe(false);
+      await expect(Promise.resolve().then(() => s.commitPlan({ jobId: a2.id, companyId: company.id, at: later, routes: [], unassigned: [], owner: 'p2' }))).rejects.toEqual(
+        new LeaseLostError(a2.id),
+      );
+      expect((await s.getJob(company.id, a2.id))!.status).toBe('running');
+
+      // the holder's failure lands and ends the lease; a finished job is never claimed or committed again
+      expect(await s.updateJob(a2.id, { status: 'failed', error: 'It broke.' }, later, 'p3')).toMatchObject({ status: 'failed', error: 'It broke.' });
+      expect(await s.renewLease(a2.id, 'p3', until(later, 30_000))).toBe(false);
+      await expect(Promise.resolve().then(() => s.commitPlan({ jobId: a2.id, companyId: company.id, at: later, routes: [], unassigned: [] }))).rejects.toEqual(
+        new LeaseLostError(a2.id),
+      );
+      // handed back: still running (never back to queued for a client), the attempt not counted,
+      // claimable at once
+      expect(await s.releaseJob(c1.id, 'p1', later)).toBe(false);
+      expect(await s.releaseJob(c1.id, 'p3', later)).toBe(true);
+      expect((await s.getJob(company.id, c1.id))!).toMatchObject({ status: 'running', attempts: 0 });
+      expect(await s.renewLease(c1.id, 'p3', until(later, 30_000))).toBe(false);
+      expect((await s.claimJob('p4', later, until(later, 30_000)))!).toMatchObject({ id: c1.id, attempts: 1 });
+      const done = await s.commitPlan({ jobId: c1.id, companyId: company.id, at: later, routes: [], unassigned: [], owner: 'p4' });
+      expect(done.job).toMatchObject({ status: 'done', attempts: 1 });
+      expect((await s.listUnfinishedJobs()).map((j) => j.id).sort()).toEqual([a1.id, b1.id].sort());
     });
 
     it('orders: by ids and by external ids, any status, only the company\'s', async () => {

@@ -175,6 +175,16 @@ export class RecordingStore extends MemoryPlanningStore {
     this.transitions.get(job.id)?.push(job.status);
     return job;
   }
+  override claimJob(...args: Parameters<MemoryPlanningStore['claimJob']>) {
+    const job = super.claimJob(...args);
+    if (job) this.transitions.get(job.id)?.push(job.status);
+    return job;
+  }
+  override releaseJob(...args: Parameters<MemoryPlanningStore['releaseJob']>) {
+    const released = super.releaseJob(...args);
+    if (released) this.transitions.get(args[0])?.push('released');
+    return released;
+  }
   override commitPlan(...args: Parameters<MemoryPlanningStore['commitPlan']>) {
     const out = super.commitPlan(...args);
     this.transitions.get(out.job.id)?.push(out.job.status);

@@ -11,7 +11,7 @@
  *   kind and on 2,000 orders, solveParallel on worker threads, a planning job on JobService. Every
  *   solution is checked here with the independent checker.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,6 +86,7 @@ describe('the built package, loaded as a consumer loads it', () => {
     cpSync(join(root, 'package.json'), join(staging, 'package.json'));
     cpSync(join(root, 'README.md'), join(staging, 'README.md'));
     cpSync(join(root, 'data'), join(staging, 'data'), { recursive: true });
+    cpSync(join(root, 'web'), join(staging, 'web'), { recursive: true });
     // the package is built already: no prepare script (it would build again, into the project)
     const pack = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], { cwd: staging, encoding: 'utf8', timeout: 120_000 });
     if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr.slice(-2000)}`);
@@ -99,7 +100,8 @@ describe('the built package, loaded as a consumer loads it', () => {
 
   it('the tarball holds the build, the data and the package.json, and no sources or tests', () => {
     const top = readdirSync(installed).sort();
-    expect(top).toEqual(expect.arrayContaining(['README.md', 'data', 'dist', 'package.json']));
+    expect(top).toEqual(expect.arrayContaining(['README.md', 'data', 'dist', 'package.json', 'web']));
+    expect(readdirSync(join(installed, 'web')).sort()).toEqual(['app.css', 'app.js', 'index.html']);
     expect(top).not.toContain('src');
     expect(top).not.toContain('test');
     expect(readdirSync(out)).toEqual(expect.arrayContaining(['index.js', 'index.cjs', 'index.d.ts', 'index.d.cts', 'engine.js', 'engine.cjs', 'client.js', 'client.cjs', 'client.d.ts', 'client.d.cts', 'cli.js', 'worker.js']));
@@ -163,6 +165,36 @@ export const job = (api: client.PlannerClient, id: number) => api.GET('/api/publ
     }
     expect(missing).toEqual([]);
   });
+
+  it("the installed CLI's serve answers the dispatcher page, its script and Leaflet from the package's dependency", async () => {
+    const db = join(tmp, 'page.db');
+    const child = spawn(process.execPath, [join(out, 'cli.js'), 'serve', '--host', '127.0.0.1', '--port', '0', '--db', db, '--workers', '1', '--log-level', 'warn'], { cwd: consumer, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const base = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        child.stdout!.on('data', (c: Buffer) => {
+          text += c.toString('utf8');
+          const m = /listening on (http:\/\/\S+)/.exec(text);
+          if (m) resolve(m[1]!);
+        });
+        child.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
+      });
+      const html = await (await fetch(`${base}/app/`)).text();
+      const leaflet = /src="(vendor\/leaflet-[\d.]+\/leaflet\.js)"/.exec(html)?.[1];
+      expect(leaflet).toBeDefined();
+      for (const path of ['app.js', 'app.css', leaflet!]) {
+        const res = await fetch(`${base}/app/${path}`);
+        expect(res.status, path).toBe(200);
+        expect((await res.arrayBuffer()).byteLength, path).toBeGreaterThan(1000);
+      }
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+    }
+  }, 60_000);
 
   it('the engine subpath loads no native module; the client subpath nothing of the server', () => {
     for (const file of ['engine.cjs', 'engine.js']) expect(readFileSync(join(out, file), 'utf8'), file).not.toMatch(/better-sqlite3/);

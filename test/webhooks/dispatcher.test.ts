@@ -54,7 +54,7 @@ describe('webhook dispatcher', () => {
     const r = await receiver();
     const d = dispatcher([{ id: 7, url: r.url, secret }]);
     d.start();
-    const [id] = d.publish(1, 'planning_job.finished', { job_id: 3, status: 'done' });
+    const [id] = await d.publish(1, 'planning_job.finished', { job_id: 3, status: 'done' });
     const [got] = await r.waitFor(1);
     await d.settled();
 
@@ -74,9 +74,9 @@ describe('webhook dispatcher', () => {
     expect(stored.attempts).toBe(1);
   });
 
-  it('a company without subscriptions queues nothing', () => {
+  it('a company without subscriptions queues nothing', async () => {
     const d = dispatcher([]);
-    expect(d.publish(2, 'order.status_changed', {})).toEqual([]);
+    expect(await d.publish(2, 'order.status_changed', {})).toEqual([]);
     expect(new SqliteWebhookOutbox(db).list()).toEqual([]);
   });
 
@@ -84,7 +84,7 @@ describe('webhook dispatcher', () => {
     const r = await receiver([500, 503]);
     const d = dispatcher([{ id: 1, url: r.url, secret }]);
     d.start();
-    const [id] = d.publish(1, 'order.status_changed', { order_id: 5, status: 'in_route' });
+    const [id] = await d.publish(1, 'order.status_changed', { order_id: 5, status: 'in_route' });
     const got = await r.waitFor(3);
     await d.settled();
     expect(got.map((g) => g.headers['x-planner-delivery-id'])).toEqual([id, id, id]);
@@ -101,7 +101,7 @@ describe('webhook dispatcher', () => {
     const r = await receiver([500, 500, 500, 500, 500]);
     const d = dispatcher([{ id: 1, url: r.url, secret }], { retryDelaysMs: [10, 10] });
     d.start();
-    const [id] = d.publish(1, 'order.status_changed', {});
+    const [id] = await d.publish(1, 'order.status_changed', {});
     await r.waitFor(3);
     await d.settled();
     expect(new SqliteWebhookOutbox(db).get(id)).toMatchObject({ status: 'failed', attempts: 3, lastError: 'HTTP 500' });
@@ -118,7 +118,7 @@ describe('webhook dispatcher', () => {
       { timeoutMs: 60_000 },
     );
     d.start();
-    const [deadId, goodId] = d.publish(1, 'planning_job.finished', { job_id: 1 });
+    const [deadId, goodId] = await d.publish(1, 'planning_job.finished', { job_id: 1 });
     await good.waitFor(1);
     await dead.waitFor(1);
     const outbox = new SqliteWebhookOutbox(db);
@@ -141,12 +141,14 @@ describe('webhook dispatcher', () => {
       { timeoutMs: 60_000, concurrency: 4 },
     );
     // the dead one's backlog is older than every delivery of the healthy one
-    for (let i = 0; i < 20; i++) d.publish(1, 'order.status_changed', { i });
+    for (let i = 0; i < 20; i++) await d.publish(1, 'order.status_changed', { i });
     d.start();
     await good.waitFor(20);
     expect(dead.received).toHaveLength(2);
+    // another process sees the dead one's two slots taken (in flight here, leased): it sends none of its backlog
     const outbox = new SqliteWebhookOutbox(db);
-    expect(outbox.due(Date.now(), 100, new Set(), { perSubscription: 2 }).filter((x) => x.subscriptionId === 1)).toHaveLength(2);
+    const other = { owner: 'another-process', until: Date.now() + 60_000 };
+    expect(outbox.due(Date.now(), 100, new Set(), { perSubscription: 2, lease: other }).filter((x) => x.subscriptionId === 1)).toHaveLength(0);
   });
 
   it('a paused subscription gets no tries; its deliveries wait and go out once it is active again', async () => {
@@ -154,7 +156,7 @@ describe('webhook dispatcher', () => {
     let paused = new Set([7]);
     const d = dispatcher([{ id: 7, url: r.url, secret }], { paused: () => paused });
     d.start();
-    const [id] = d.publish(1, 'planning_job.finished', { job_id: 1 });
+    const [id] = await d.publish(1, 'planning_job.finished', { job_id: 1 });
     await new Promise((res) => setTimeout(res, 300));
     expect(r.received).toHaveLength(0);
     const outbox = new SqliteWebhookOutbox(db);
@@ -169,9 +171,9 @@ describe('webhook dispatcher', () => {
   it('reports every outcome per subscription', async () => {
     const r = await receiver([500, 200]);
     const outcomes: Array<[number, boolean]> = [];
-    const d = dispatcher([{ id: 3, url: r.url, secret }], { onOutcome: (sub, ok) => outcomes.push([sub, ok]) });
+    const d = dispatcher([{ id: 3, url: r.url, secret }], { onOutcome: (sub, ok) => void outcomes.push([sub, ok]) });
     d.start();
-    d.publish(1, 'planning_job.finished', { job_id: 1 });
+    await d.publish(1, 'planning_job.finished', { job_id: 1 });
     await r.waitFor(2);
     await d.settled();
     expect(outcomes).toEqual([[3, false], [3, true]]);
@@ -181,14 +183,19 @@ describe('webhook dispatcher', () => {
     const r = await receiver();
     const faults: unknown[] = [];
     const d = dispatcher([{ id: 1, url: r.url, secret }], { onFault: (e) => faults.push(e) });
-    const [id] = d.publish(1, 'planning_job.finished', { job_id: 1 });
+    const [id] = await d.publish(1, 'planning_job.finished', { job_id: 1 });
     const locker = new Database(join(dir, 'planner.db'));
-    locker.exec('BEGIN IMMEDIATE');
     db.pragma('busy_timeout = 0');
+    // the delivery is claimed; while its request is answered, another writer takes the lock
+    r.onRequest = (i) => {
+      if (i === 0) locker.exec('BEGIN IMMEDIATE');
+    };
     d.start();
-    await r.waitFor(2); // delivered, but not recorded: tried again after the first retry delay
+    await r.waitFor(1);
+    while (faults.length === 0) await new Promise((res) => setTimeout(res, 10));
     locker.exec('COMMIT');
     locker.close();
+    await r.waitFor(2); // delivered, but not recorded: tried again, by the same process, same id
     const outbox = new SqliteWebhookOutbox(db);
     while (outbox.get(id!)!.status !== 'delivered') await new Promise((res) => setTimeout(res, 10));
     expect((faults[0] as { code?: string }).code).toMatch(/^SQLITE_BUSY/);
@@ -221,7 +228,7 @@ describe('webhook dispatcher', () => {
     const dead = await receiver(['hang']);
     const d = dispatcher([{ id: 1, url: dead.url, secret }], { timeoutMs: 100, retryDelaysMs: [60_000] });
     d.start();
-    const [id] = d.publish(1, 'planning_job.finished', { job_id: 1 });
+    const [id] = await d.publish(1, 'planning_job.finished', { job_id: 1 });
     await dead.waitFor(1);
     await d.settled();
     const stuck = new SqliteWebhookOutbox(db).get(id)!;
@@ -236,7 +243,7 @@ describe('webhook dispatcher', () => {
     receivers = [];
     const d = dispatcher([{ id: 1, url, secret }], { retryDelaysMs: [60_000] });
     d.start();
-    const [id] = d.publish(1, 'order.status_changed', {});
+    const [id] = await d.publish(1, 'order.status_changed', {});
     await d.settled();
     const stored = new SqliteWebhookOutbox(db).get(id)!;
     expect(stored.status).toBe('pending');
@@ -250,7 +257,7 @@ describe('webhook dispatcher', () => {
     const r = await receiver();
     // Published but never sent: the process "dies" before its loop ran.
     const before = dispatcher([{ id: 1, url: r.url, secret }], {}, first);
-    const ids = [before.publish(1, 'order.status_changed', { n: 1 }), before.publish(1, 'order.status_changed', { n: 2 })].flat();
+    const ids = [await before.publish(1, 'order.status_changed', { n: 1 }), await before.publish(1, 'order.status_changed', { n: 2 })].flat();
     first.close();
 
     const second = new Database(path);

@@ -1,0 +1,156 @@
+/**
+ * `delivery-planner worker`: runs planning jobs, webhook deliveries and geocoding from the
+ * database, and answers no HTTP (operations.md, "Scaling out"). Any number of workers and `serve`
+ * processes share one database: each piece of work is claimed with a lease (src/jobs/service.ts,
+ * src/webhooks/outbox.ts, src/store/geocode-queue.ts), so it runs in one process at a time and is
+ * taken over when its process dies.
+ *
+ * Prints `worker ready` on stdout once it takes work. SIGTERM/SIGINT: running jobs get a short
+ * drain, then are handed back (their lease ended at once, for another process to take over); deliveries and lookups in
+ * flight are stopped and handed back; exit 0.
+ */
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import { withNegativeValues } from './argv.js';
+import { UsageError } from './usage-error.js';
+import { GeocodeWorker } from '../geocode/worker.js';
+import { createGeocoder, type GeocoderName } from '../geocode/providers.js';
+import { DEMO_ADDRESS_BOOK } from '../http/server.js';
+import { ServiceEvents } from '../service/events.js';
+import { createPlanningRuntime, FLOW_SERVE_USAGE, flowServeArgs, parseFlowServeArgs } from '../service/planning.js';
+import { openStore } from '../store/open.js';
+
+const USAGE =
+  'worker --db PATH [--workers N] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--log-level info] ' +
+  FLOW_SERVE_USAGE;
+
+const OPTIONS = {
+  db: { type: 'string', default: './var/planner.db' },
+  workers: { type: 'string' },
+  geocoder: { type: 'string', default: 'table' },
+  'geocoder-url': { type: 'string' },
+  'address-book': { type: 'string' },
+  matrix: { type: 'string', default: 'haversine' },
+  'osrm-url': { type: 'string' },
+  'log-level': { type: 'string', default: 'info' },
+  help: { type: 'boolean', short: 'h' },
+  ...flowServeArgs,
+} as const;
+
+export interface WorkerConfig {
+  db: string;
+  workers?: number;
+  geocoder: GeocoderName;
+  geocoderUrl?: string;
+  addressBook: string;
+  matrix: 'haversine' | 'osrm';
+  osrmUrl?: string;
+  logLevel: string;
+  flow: ReturnType<typeof parseFlowServeArgs>;
+}
+
+export function parseWorkerArgs(argv: string[]): WorkerConfig | 'help' {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: withNegativeValues(argv, OPTIONS), strict: true, allowPositionals: false, options: OPTIONS });
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message.split('\n')[0]} (usage: ${USAGE})`);
+  }
+  const v = parsed.values;
+  if (v.help) return 'help';
+  if (!['table', 'nominatim', 'none'].includes(v.geocoder)) throw new UsageError(`--geocoder: expected table, nominatim or none, got '${v.geocoder}'`);
+  if (!['haversine', 'osrm'].includes(v.matrix)) throw new UsageError(`--matrix: expected haversine or osrm, got '${v.matrix}'`);
+  for (const [name, url] of [['geocoder-url', v['geocoder-url']], ['osrm-url', v['osrm-url']]] as const) {
+    if (url !== undefined && !/^https?:\/\/\S+$/.test(url)) throw new UsageError(`--${name}: expected an http(s) URL, got '${url}'`);
+  }
+  if (v.matrix === 'osrm' && v['osrm-url'] === undefined) throw new UsageError('--matrix osrm needs --osrm-url');
+  if (v.workers !== undefined && (!/^\d{1,3}$/.test(v.workers) || Number(v.workers) < 1)) {
+    throw new UsageError(`--workers: expected a positive integer, got '${v.workers}'`);
+  }
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(v['log-level'])) {
+    throw new UsageError(`--log-level: unknown level '${v['log-level']}'`);
+  }
+  const addressBook = v['address-book'] ?? DEMO_ADDRESS_BOOK();
+  if (v.geocoder === 'table' && !existsSync(addressBook)) throw new UsageError(`--address-book: no such file '${addressBook}'`);
+  return {
+    db: v.db,
+    workers: v.workers === undefined ? undefined : Number(v.workers),
+    geocoder: v.geocoder as GeocoderName,
+    geocoderUrl: v['geocoder-url'],
+    addressBook,
+    matrix: v.matrix as 'haversine' | 'osrm',
+    osrmUrl: v['osrm-url'],
+    logLevel: v['log-level'],
+    flow: parseFlowServeArgs(v, (m) => new UsageError(m)),
+  };
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const config = parseWorkerArgs(argv);
+  if (config === 'help') {
+    process.stdout.write(`usage: delivery-planner ${USAGE}\n`);
+    return 0;
+  }
+  const log = pino({ level: config.logLevel, base: { role: 'worker', pid: process.pid } }, process.stderr);
+  const geocoder = createGeocoder(config.geocoder, { addressBook: config.addressBook, url: config.geocoderUrl });
+  const store = await openStore(config.db);
+  const planning = createPlanningRuntime({
+    store,
+    events: new ServiceEvents(),
+    workers: config.workers,
+    matrix: config.matrix,
+    osrmUrl: config.osrmUrl,
+    jobTimeLimitSec: config.flow.jobTimeLimitSec,
+    webhookTimeoutMs: config.flow.webhookTimeoutMs,
+    webhookRetryDelaysMs: config.flow.webhookRetryDelaysMs,
+    maxJobsPerCompany: config.flow.maxJobsPerCompany,
+    positionRetentionDays: config.flow.positionRetentionDays,
+    leaseMs: config.flow.leaseMs,
+    log: { info: (o, m) => log.info(o, m), warn: (o, m) => log.warn(o, m), error: (o, m) => log.error(o, m) },
+  });
+  const geocoding = geocoder ? new GeocodeWorker({ store, geocoder, log, leaseMs: config.flow.leaseMs }) : undefined;
+  // the loops' timers do not hold the process open; this does, until the shutdown
+  const alive = setInterval(() => undefined, 1 << 30);
+  try {
+    geocoding?.start();
+    await planning.start();
+  } catch (err) {
+    clearInterval(alive);
+    await planning.stop().catch(() => undefined);
+    await geocoding?.stop().catch(() => undefined);
+    await store.close();
+    throw err;
+  }
+  log.info({ db: config.db, owner: planning.jobs.owner, geocoder: config.geocoder }, 'worker started');
+  process.stdout.write('worker ready\n');
+
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const shutdown = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      log.info({ signal }, 'shutting down');
+      void (async () => {
+        let code = 0;
+        try {
+          await planning.stop();
+          await geocoding?.stop();
+        } catch (err) {
+          log.error({ err }, 'error during shutdown');
+          code = 1;
+        } finally {
+          clearInterval(alive);
+          await store.close().catch(() => undefined);
+          process.off('SIGTERM', onTerm);
+          process.off('SIGINT', onInt);
+        }
+        resolve(code);
+      })();
+    };
+    const onTerm = () => shutdown('SIGTERM');
+    const onInt = () => shutdown('SIGINT');
+    process.on('SIGTERM', onTerm);
+    process.on('SIGINT', onInt);
+  });
+}

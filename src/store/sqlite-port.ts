@@ -1,0 +1,109 @@
+/**
+ * The storage port (port.ts) on the embedded SQLite store: the synchronous repositories behind a
+ * gate. better-sqlite3 has one connection and a transaction is a state of that connection, so while
+ * `transaction(fn)` runs (BEGIN IMMEDIATE ... COMMIT, across `fn`'s awaits) every other use of the
+ * store waits for it: nothing from another request can land inside it, or see it half done. A
+ * call outside a transaction runs at once (one microtask later) when no transaction is open.
+ * `fn` waits on nothing but these repositories, so a transaction holds the gate for the time of
+ * its statements only.
+ */
+import type { PlanningStore } from '../jobs/ports.js';
+import { SqliteWebhookOutbox } from '../webhooks/outbox.js';
+import { OutboxPlanningStore } from './planning-outbox.js';
+import type { Repositories, StorePort } from './port.js';
+import type { Store } from './store.js';
+
+/** Every method of `target` made asynchronous, each call first waiting for `ready()`. */
+function gated<T extends object>(target: T, ready: () => Promise<void> | undefined): any {
+  return new Proxy(target, {
+    get(obj, prop, receiver) {
+      const value = Reflect.get(obj, prop, receiver);
+      if (typeof value !== 'function') return value;
+      return async (...args: unknown[]) => {
+        for (let wait = ready(); wait; wait = ready()) await wait;
+        return value.apply(obj, args);
+      };
+    },
+  });
+}
+
+export class SqliteStorePort implements StorePort {
+  readonly kind = 'sqlite' as const;
+  readonly companies: Repositories['companies'];
+  readonly apiKeys: Repositories['apiKeys'];
+  readonly warehouses: Repositories['warehouses'];
+  readonly vehicles: Repositories['vehicles'];
+  readonly orders: Repositories['orders'];
+  readonly geocodeQueue: Repositories['geocodeQueue'];
+  readonly webhooks: Repositories['webhooks'];
+  readonly routes: Repositories['routes'];
+  readonly outbox: Repositories['outbox'];
+  readonly planning: PlanningStore;
+  private readonly tx: Repositories;
+  /** Resolves when the open transaction ends; undefined when none is open. */
+  private open: Promise<void> | undefined;
+
+  constructor(readonly store: Store) {
+    const outbox = new SqliteWebhookOutbox(store.db);
+    const raw = {
+      companies: store.companies,
+      apiKeys: store.apiKeys,
+      warehouses: store.warehouses,
+      vehicles: store.vehicles,
+      orders: store.orders,
+      geocodeQueue: store.geocodeQueue,
+      webhooks: store.webhooks,
+      routes: store.routes,
+      outbox,
+    };
+    const outside = () => this.open;
+    const inside = () => undefined;
+    this.companies = gated(raw.companies, outside);
+    this.apiKeys = gated(raw.apiKeys, outside);
+    this.warehouses = gated(raw.warehouses, outside);
+    this.vehicles = gated(raw.vehicles, outside);
+    this.orders = gated(raw.orders, outside);
+    this.geocodeQueue = gated(raw.geocodeQueue, outside);
+    this.webhooks = gated(raw.webhooks, outside);
+    this.routes = gated(raw.routes, outside);
+    this.outbox = gated(raw.outbox, outside);
+    this.planning = gated(new OutboxPlanningStore(store.db), outside);
+    this.tx = Object.fromEntries(Object.entries(raw).map(([name, repo]) => [name, gated(repo, inside)])) as unknown as Repositories;
+  }
+
+  async transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
+    while (this.open) await this.open;
+    let end!: () => void;
+    this.open = new Promise<void>((resolve) => (end = resolve));
+    try {
+      const db = this.store.db;
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await fn(this.tx);
+        db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (db.inTransaction) db.exec('ROLLBACK');
+        throw error;
+      }
+    } finally {
+      this.open = undefined;
+      end();
+    }
+  }
+
+  async close(): Promise<void> {
+    while (this.open) await this.open;
+    this.store.close();
+  }
+}
+
+const ports = new WeakMap<Store, SqliteStorePort>();
+
+/** The one port of a SQLite store (one gate per connection), or the port given. */
+export function portOf(store: Store | StorePort): StorePort {
+  if ('kind' in store) return store;
+  let port = ports.get(store);
+  if (!port) ports.set(store, (port = new SqliteStorePort(store)));
+  return port;
+}
