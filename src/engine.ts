@@ -47,6 +47,7 @@ export type {
   SolveOptions,
   UnassignedReason,
   StopResult,
+  ReloadResult,
   RouteResult,
   SolveResult,
 } from './model/input.js';

@@ -29,6 +29,22 @@ describe('delivery-planner solve', () => {
     expect(out.routes.flatMap((x: { stops: string[] }) => x.stops)).toHaveLength(100);
   });
 
+  it('prints where a route goes back to load (reloads_after) for vehicles with maxTrips', () => {
+    const file = join(dir, 'trips.json');
+    const p = randomProblem({ orders: 30, vehicles: 1, seed: 4, capacity: 120 });
+    p.vehicles[0]!.maxTrips = 4;
+    p.vehicles[0]!.shift = [0, 5000];
+    writeFileSync(file, JSON.stringify(p));
+    const r = runCli(['solve', file, '--iterations', '50']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    // about 300 in trips of 120: three trips, so two reloads between stops
+    expect(out.unassigned).toEqual([]);
+    const [route] = out.routes;
+    expect(route.reloads_after.length).toBeGreaterThanOrEqual(2);
+    for (const k of route.reloads_after) expect(k > 0 && k < route.stops.length).toBe(true);
+  });
+
   it('reads JSON problems and writes --out', () => {
     const file = join(dir, 'p.json');
     writeFileSync(file, JSON.stringify(randomProblem({ orders: 12, vehicles: 3, seed: 2 })));

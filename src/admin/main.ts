@@ -10,6 +10,7 @@ import { isValidTimeZone } from '../service/time.js';
 import { openStore } from '../store/open.js';
 import type { Repositories } from '../store/port.js';
 import { SCOPES, WEBHOOK_EVENTS, type Company, type Scope, type Vehicle, type WebhookEvent, type WebhookSubscription } from '../store/types.js';
+import { MAX_TRIPS } from '../schema/problem.js';
 
 export const DEFAULT_DB = './var/planner.db';
 
@@ -31,6 +32,8 @@ const OPTIONS = {
   'max-distance-km': { type: 'string' },
   'max-duration-min': { type: 'string' },
   'max-orders': { type: 'string' },
+  'max-trips': { type: 'string' },
+  'reload-min': { type: 'string' },
   features: { type: 'string' },
   inactive: { type: 'boolean' },
   url: { type: 'string' },
@@ -146,13 +149,13 @@ const COMMANDS: Record<string, Command> = {
   },
   'vehicle create': {
     usage:
-      'vehicle create --company ID --name NAME --warehouse ID --capacity-kg N --capacity-m3 N [--shift HH:MM-HH:MM] [--max-distance-km N] [--max-duration-min N] [--max-orders N] [--features a,b] [--inactive]',
+      'vehicle create --company ID --name NAME --warehouse ID --capacity-kg N --capacity-m3 N [--shift HH:MM-HH:MM] [--max-distance-km N] [--max-duration-min N] [--max-orders N] [--features a,b] [--max-trips N] [--reload-min M] [--inactive]',
     required: ['company', 'name', 'warehouse', 'capacity-kg', 'capacity-m3'],
-    optional: ['shift', 'max-distance-km', 'max-duration-min', 'max-orders', 'features', 'inactive'],
+    optional: ['shift', 'max-distance-km', 'max-duration-min', 'max-orders', 'features', 'max-trips', 'reload-min', 'inactive'],
     async run(store, v, now) {
       const company = await companyOf(store, v.company);
       const warehouseId = integer('warehouse', v.warehouse, 1);
-      if (!await store.warehouses.get(company.id, warehouseId)) {
+      if (!(await store.warehouses.get(company.id, warehouseId))) {
         throw new UsageError(`--warehouse: no warehouse ${warehouseId} in company ${company.id}`);
       }
       const [shiftStart, shiftEnd] = v.shift === undefined ? [null, null] : shift(v.shift);
@@ -171,6 +174,9 @@ const COMMANDS: Record<string, Command> = {
           max_duration_min: v['max-duration-min'] === undefined ? null : integer('max-duration-min', v['max-duration-min'], 1),
           max_orders: v['max-orders'] === undefined ? null : integer('max-orders', v['max-orders'], 1),
           features,
+          // trips per shift, going back to the warehouse to load between them (mid_depot stops)
+          max_trips: v['max-trips'] === undefined ? 1 : integer('max-trips', v['max-trips'], 1, MAX_TRIPS),
+          reload_min: v['reload-min'] === undefined ? 15 : integer('reload-min', v['reload-min'], 0, 24 * 60),
           active: !v.inactive,
         },
         now,
@@ -211,6 +217,8 @@ export function vehicleJson(v: Vehicle) {
     max_duration_min: v.max_duration_min,
     max_orders: v.max_orders,
     features: v.features,
+    max_trips: v.max_trips,
+    reload_min: v.reload_min,
     active: v.active,
   };
 }
@@ -237,10 +245,11 @@ function number(name: string, value: string | undefined, min: number, max: numbe
   return n;
 }
 
-function integer(name: string, value: string | undefined, min: number): number {
+function integer(name: string, value: string | undefined, min: number, max = Infinity): number {
   if (value === undefined || !/^\d{1,12}$/.test(value.trim())) throw new UsageError(`--${name}: not an integer: '${value}'`);
   const n = Number(value);
   if (n < min) throw new UsageError(`--${name}: must be at least ${min}`);
+  if (n > max) throw new UsageError(`--${name}: must be at most ${max}`);
   return n;
 }
 

@@ -132,7 +132,14 @@ export async function main(argv: string[]): Promise<number> {
   const result = args.threads > 1 ? await solveParallel(problem, { ...options, threads: args.threads }) : solve(problem, options);
   const round = (x: number) => Math.round(x * 1e6) / 1e6;
   const out = {
-    routes: result.routes.map((r) => ({ vehicle: r.vehicleId, stops: r.stops.map((s) => s.orderId), distance: round(r.distance), duration: round(r.duration) })),
+    routes: result.routes.map((r) => ({
+      vehicle: r.vehicleId,
+      stops: r.stops.map((s) => s.orderId),
+      // trips: the route goes back to its depot after this many of its stops
+      ...(r.reloads ? { reloads_after: r.reloads.map((x) => x.after) } : {}),
+      distance: round(r.distance),
+      duration: round(r.duration),
+    })),
     distance: round(result.distance),
     duration: round(result.duration),
     vehicles: result.vehicles,

@@ -5,7 +5,7 @@
  * Orders with no feasible position anywhere stay out and are returned.
  */
 import { RouteProbe } from '../route/probe.js';
-import { bestInRoute, newChoice } from '../route/insertion.js';
+import { bestInRoute, insertAt, newChoice } from '../route/insertion.js';
 import type { SearchRoute } from '../route/search-route.js';
 import type { SearchSolution } from '../route/search-solution.js';
 
@@ -21,6 +21,7 @@ export function regretInsert(
   const remaining = orders.slice();
   const cacheDelta = new Float64Array(sol.p.nOrders * R);
   const cachePos = new Int32Array(sol.p.nOrders * R);
+  const cacheReload = new Uint8Array(sol.p.nOrders * R);
   const cacheVer = new Float64Array(sol.p.nOrders * R).fill(-1);
   const choice = newChoice();
   const cands: SearchRoute[] = [];
@@ -32,18 +33,21 @@ export function regretInsert(
     let pickScore = -Infinity;
     let pickRoute: SearchRoute | null = null;
     let pickPos = -1;
+    let pickReload = 0;
     for (let idx = 0; idx < remaining.length; idx++) {
       const o = remaining[idx];
       let best = Infinity;
       let second = Infinity;
       let bestR: SearchRoute | null = null;
       let bestPos = -1;
+      let bestReload = 0;
       for (const r of cands) {
         const key = o * R + r.index;
         if (cacheVer[key] !== r.version) {
           bestInRoute(sol, probe, o, r, choice);
           cacheDelta[key] = choice.delta;
           cachePos[key] = choice.pos;
+          cacheReload[key] = choice.reload;
           cacheVer[key] = r.version;
         }
         const d = cacheDelta[key];
@@ -52,6 +56,7 @@ export function regretInsert(
           best = d;
           bestR = r;
           bestPos = cachePos[key];
+          bestReload = cacheReload[key];
         } else if (d < second) second = d;
       }
       if (bestR === null) continue;
@@ -62,6 +67,7 @@ export function regretInsert(
         pick = idx;
         pickRoute = bestR;
         pickPos = bestPos;
+        pickReload = bestReload;
       }
     }
     if (pick < 0) {
@@ -70,7 +76,7 @@ export function regretInsert(
     }
     const o = remaining[pick];
     remaining.splice(pick, 1);
-    sol.insert(o, pickRoute!, pickPos);
+    insertAt(sol, o, pickRoute!, pickPos, pickReload);
   }
   return out;
 }

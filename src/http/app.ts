@@ -12,7 +12,7 @@ import { portOf } from '../store/sqlite-port.js';
 import type { Store } from '../store/store.js';
 import { registerAuth } from './auth.js';
 import { BODY_LIMITS, REQUEST_TIMEOUT_MS } from './limits.js';
-import { DEFAULT_RATE_LIMIT_PER_MINUTE, registerRateLimit } from './rate-limit.js';
+import { DEFAULT_RATE_LIMIT_PER_MINUTE, registerRateLimit, type BucketCounter } from './rate-limit.js';
 import { DETAIL, errorHandler, notFound } from './errors.js';
 import { buildOpenApi, OPENAPI_PATH, PUBLIC_PREFIX } from './openapi.js';
 import { registerDocs } from './docs.js';
@@ -38,6 +38,9 @@ export interface AppOptions {
   clock?: Clock;
   /** Requests a minute per API key (token bucket); 0 = no limit. Default 1200. */
   rateLimit?: number;
+  /** Where the request-limit buckets live when not in this process: Redis (`serve --redis`,
+   *  RedisTokenBuckets), shared by every API process. */
+  rateLimitBuckets?: BucketCounter;
   /** A request (headers and body) must arrive within this many ms, else 408 and the socket closes. */
   requestTimeoutMs?: number;
   /** The planning job service (serve wires it, src/service/planning.ts); without it POST
@@ -124,7 +127,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   });
   registerAuth(app, store);
   // after auth (its hook runs first), before every route (its onRoute hook must see them all)
-  registerRateLimit(app, options.rateLimit ?? DEFAULT_RATE_LIMIT_PER_MINUTE);
+  registerRateLimit(app, options.rateLimit ?? DEFAULT_RATE_LIMIT_PER_MINUTE, options.rateLimitBuckets);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((_request, reply) => {
     reply.code(404).send({ detail: DETAIL.notFound });

@@ -2,8 +2,8 @@
  * Request limits per API key (operations.md "Request limits"): a token bucket per key, `max`
  * requests a minute, refilled continuously. Wired through @fastify/rate-limit: the plugin owns the
  * hook, the headers and the 429; this file owns the bucket, behind the plugin's store interface
- * (`incr(key, cb, timeWindow, max)` -> `{current, ttl}`), so a store shared by several API
- * processes (Redis) plugs in the same way without touching the routes.
+ * (`incr(key, cb, timeWindow, max)` -> `{current, ttl}`). With `serve --redis` the same bucket
+ * lives in Redis (rate-limit-redis.ts), shared by every API process, behind the same interface.
  *
  * Only requests with a valid key count: auth (onRequest, app level) runs before the plugin's
  * route-level onRequest hook, and a request without `request.auth` is on the allow list.
@@ -66,30 +66,47 @@ export class TokenBuckets {
   }
 }
 
-/** The plugin's store interface over `TokenBuckets` (one instance a process). */
-class TokenBucketStore {
-  private readonly buckets = new TokenBuckets();
+/** Where the buckets live: this process (`TokenBuckets`) or a store shared by every API process
+ *  (`RedisTokenBuckets`, rate-limit-redis.ts). */
+export interface BucketCounter {
+  take(key: string, windowMs: number, max: number): IncrResult | Promise<IncrResult>;
+}
 
-  incr(key: string, cb: (err: Error | null, result: IncrResult) => void, timeWindow: number, max: number): void {
-    cb(null, this.buckets.take(key, timeWindow, max));
-  }
+/** The plugin's store interface (the plugin constructs it) over one `BucketCounter`. */
+function storeOver(counter: BucketCounter) {
+  return class TokenBucketStore {
+    incr(key: string, cb: (err: Error | null, result?: IncrResult) => void, timeWindow: number, max: number): void {
+      let result: IncrResult | Promise<IncrResult>;
+      try {
+        result = counter.take(key, timeWindow, max);
+      } catch (err) {
+        cb(err as Error);
+        return;
+      }
+      if (result instanceof Promise) result.then((r) => cb(null, r), (err: Error) => cb(err));
+      else cb(null, result);
+    }
 
-  child(): TokenBucketStore {
-    return this;
-  }
+    child(): TokenBucketStore {
+      return this;
+    }
+  };
 }
 
 export const throttledDetail = (seconds: number) => `Request was throttled. Expected available in ${seconds} seconds.`;
 
-/** Registers the per-key limit on `app` (before any route); `perMinute` 0 registers nothing. */
-export function registerRateLimit(app: FastifyInstance, perMinute: number): void {
+/**
+ * Registers the per-key limit on `app` (before any route); `perMinute` 0 registers nothing. The
+ * buckets are this process's unless `shared` (Redis) is given.
+ */
+export function registerRateLimit(app: FastifyInstance, perMinute: number, shared?: BucketCounter): void {
   if (perMinute <= 0) return;
   app.register(rateLimit, {
     global: true,
     max: perMinute,
     timeWindow: MINUTE_MS,
     hook: 'onRequest',
-    store: TokenBucketStore as never,
+    store: storeOver(shared ?? new TokenBuckets()) as never,
     enableDraftSpec: true,
     allowList: (request) => request.auth === null,
     // the plugin asks for the key before it looks at the allow list: a route without a scope (the

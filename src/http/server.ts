@@ -18,6 +18,7 @@ import { openStore } from '../store/open.js';
 import { buildApp } from './app.js';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from './rate-limit.js';
 import { tilesTemplateProblem } from './web.js';
+import { DEFAULT_REDIS_PREFIX, parseRedisUrl, RedisTokenBuckets, validRedisPrefix, type RedisTarget } from './rate-limit-redis.js';
 import { ServiceEvents } from '../service/events.js';
 import { createPlanningRuntime, FLOW_SERVE_USAGE, flowServeArgs, parseFlowServeArgs, type FlowServeOptions } from '../service/planning.js';
 
@@ -35,6 +36,10 @@ export interface ServeConfig {
   logLevel: string;
   /** Requests a minute per API key; 0 = no limit. */
   rateLimit: number;
+  /** `--redis`: the request-limit buckets in Redis, shared by every API process (else each limits alone). */
+  redis?: RedisTarget;
+  /** `--redis-prefix`: the prefix of the bucket keys in Redis. */
+  redisPrefix: string;
   /** Planning and webhooks (src/service/planning.ts). */
   flow?: FlowServeOptions;
   /** false (`--jobs off`): the API only; planning jobs, webhooks and geocoding run in `worker` processes. */
@@ -49,7 +54,7 @@ export { packageRoot };
 export const DEMO_ADDRESS_BOOK = () => join(packageRoot(), 'data', 'demo', 'addresses.csv');
 
 const USAGE =
-  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--workers N] [--demo] [--log-level info] [--rate-limit 1200] [--jobs on|off] [--tiles URL-TEMPLATE] [--tiles-attribution TEXT] ' + FLOW_SERVE_USAGE;
+  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--workers N] [--demo] [--log-level info] [--rate-limit 1200] [--redis redis://HOST:PORT] [--redis-prefix PREFIX] [--jobs on|off] [--tiles URL-TEMPLATE] [--tiles-attribution TEXT] ' + FLOW_SERVE_USAGE;
 
 const SERVE_OPTIONS = {
   host: { type: 'string', default: '127.0.0.1' },
@@ -64,6 +69,8 @@ const SERVE_OPTIONS = {
   demo: { type: 'boolean', default: false },
   'log-level': { type: 'string', default: 'info' },
   'rate-limit': { type: 'string', default: String(DEFAULT_RATE_LIMIT_PER_MINUTE) },
+  redis: { type: 'string' },
+  'redis-prefix': { type: 'string', default: DEFAULT_REDIS_PREFIX },
   jobs: { type: 'string', default: 'on' },
   tiles: { type: 'string' },
   'tiles-attribution': { type: 'string' },
@@ -105,6 +112,17 @@ export function parseServeArgs(argv: string[]): ServeConfig | 'help' {
   if (!/^\d{1,7}$/.test(v['rate-limit'])) {
     throw new UsageError(`--rate-limit: expected requests a minute per key (0 = no limit), got '${v['rate-limit']}'`);
   }
+  let redis: RedisTarget | undefined;
+  if (v.redis !== undefined) {
+    try {
+      redis = parseRedisUrl(v.redis);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+  }
+  if (!validRedisPrefix(v['redis-prefix'])) {
+    throw new UsageError(`--redis-prefix: expected 1 to 100 letters, digits or ':_-.', got ${JSON.stringify(v['redis-prefix'].slice(0, 200))}`);
+  }
   if (v.jobs !== 'on' && v.jobs !== 'off') throw new UsageError(`--jobs: expected on or off, got '${v.jobs}'`);
   if (v.tiles !== undefined) {
     const problem = tilesTemplateProblem(v.tiles);
@@ -125,6 +143,8 @@ export function parseServeArgs(argv: string[]): ServeConfig | 'help' {
     demo: v.demo,
     logLevel: v['log-level'],
     rateLimit: Number(v['rate-limit']),
+    redis,
+    redisPrefix: v['redis-prefix'],
     flow: parseFlowServeArgs(v, (m) => new UsageError(m)),
     jobs: v.jobs === 'on',
     tiles: v.tiles,
@@ -157,6 +177,16 @@ export async function main(argv: string[]): Promise<number> {
     runJobs: config.jobs,
     log: { info: (o, m) => app.log.info(o, m), warn: (o, m) => app.log.warn(o, m), error: (o, m) => app.log.error(o, m) },
   });
+  // --redis: the request limits counted in Redis (shared by all API processes); connected before
+  // listening so the first requests count there, and fail-open while it is away (rate-limit-redis.ts)
+  const buckets =
+    config.redis && config.rateLimit > 0
+      ? new RedisTokenBuckets({
+          target: config.redis,
+          prefix: config.redisPrefix,
+          log: { info: (o, m) => app.log.info(o, m), warn: (o, m) => app.log.warn(o, m) },
+        })
+      : undefined;
   const app = buildApp({
     store,
     events,
@@ -166,7 +196,9 @@ export async function main(argv: string[]): Promise<number> {
     logger: { level: config.logLevel, stream: process.stderr },
     rateLimit: config.rateLimit,
     dispatcherPage: { tiles: config.tiles, tilesAttribution: config.tilesAttribution },
+    rateLimitBuckets: buckets,
   });
+  await buckets?.connect();
   if (geocoder && config.jobs) {
     worker = new GeocodeWorker({ store, geocoder, log: app.log, leaseMs: config.flow?.leaseMs });
   }
@@ -181,6 +213,7 @@ export async function main(argv: string[]): Promise<number> {
     await app.listen({ host: config.host, port: config.port });
   } catch (err) {
     await planning.stop();
+    await buckets?.close();
     await store.close();
     throw new Error(`cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`);
   }
@@ -225,6 +258,7 @@ export async function main(argv: string[]): Promise<number> {
           await app.close();
           await planning.stop();
           await worker?.stop();
+          await buckets?.close();
         } catch (err) {
           app.log.error({ err }, 'error during shutdown');
           code = 1;

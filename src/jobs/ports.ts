@@ -98,6 +98,9 @@ export interface PlanningVehicle {
   maxDurationMin: number | null;
   maxOrders: number | null;
   features: string[];
+  /** Trips per shift (absent or 1: no reload); between two a mid_depot stop of `reloadMin` minutes. */
+  maxTrips?: number;
+  reloadMin?: number;
 }
 
 export interface Warehouse {
@@ -109,7 +112,7 @@ export interface Warehouse {
   lon: number;
 }
 
-export type StopType = 'start_depot' | 'order' | 'end_depot';
+export type StopType = 'start_depot' | 'order' | 'mid_depot' | 'end_depot';
 
 /** A stop as planning creates it; the store adds its id. Status starts `pending`. */
 export interface NewStop {
@@ -125,7 +128,8 @@ export interface NewStop {
   lat: number;
   lon: number;
   /** UTC timestamps. For an order: arrival = planned start of service (inside its window),
-   *  departure = end of service. Start depot: both the departure time; end depot: both the arrival. */
+   *  departure = end of service. Start depot: both the departure time; end depot: both the arrival.
+   *  Mid depot (a reload between two trips): the arrival, and the arrival plus the reload time. */
   plannedArrivalAt: string;
   plannedDepartureAt: string;
 }

@@ -68,6 +68,11 @@ export function buildProblem(input: DatePlanInput): { problem: Omit<ProblemInput
     if (v.maxDurationMin !== null) vehicle.maxDuration = v.maxDurationMin * 60;
     if (v.maxOrders !== null) vehicle.maxOrders = v.maxOrders;
     if (v.features.length > 0) vehicle.features = [...v.features];
+    if (v.maxTrips !== undefined && v.maxTrips > 1) {
+      // the reloads happen at the vehicle's start depot (its warehouse, or the job's override)
+      vehicle.maxTrips = v.maxTrips;
+      vehicle.reloadTime = (v.reloadMin ?? 15) * 60;
+    }
     return vehicle;
   });
   const orders = input.orders.map((o) => {
@@ -103,7 +108,7 @@ export function toRoutes(result: SolveResult, context: DatePlanContext): { route
     const vehicle = vehicles.get(r.vehicleId);
     if (!vehicle) throw new Error(`the engine returned unknown vehicle ${r.vehicleId}`);
     const warehouse = input.warehouses.get(input.warehouseOverride ?? vehicle.warehouseId)!;
-    const depotStop = (position: number, stopType: 'start_depot' | 'end_depot', at: number): NewStop => ({
+    const depotStop = (position: number, stopType: 'start_depot' | 'mid_depot' | 'end_depot', at: number, leave = at): NewStop => ({
       position,
       stopType,
       orderId: null,
@@ -113,12 +118,19 @@ export function toRoutes(result: SolveResult, context: DatePlanContext): { route
       lat: warehouse.lat,
       lon: warehouse.lon,
       plannedArrivalAt: axis.toUtc(at),
-      plannedDepartureAt: axis.toUtc(at),
+      plannedDepartureAt: axis.toUtc(leave),
     });
     const stops: NewStop[] = [depotStop(1, 'start_depot', r.start)];
     let weight = 0;
     let volume = 0;
-    for (const s of r.stops) {
+    const reloads = r.reloads ?? [];
+    let nextReload = 0;
+    for (const [k, s] of r.stops.entries()) {
+      // a reload between two trips: back at the warehouse, leaving after the reload time
+      while (nextReload < reloads.length && reloads[nextReload].after === k) {
+        const x = reloads[nextReload++];
+        stops.push(depotStop(stops.length + 1, 'mid_depot', x.arrival, x.departure));
+      }
       const order = orders.get(s.orderId);
       if (!order) throw new Error(`the engine returned unknown order ${s.orderId}`);
       weight += order.weightKg;

@@ -58,6 +58,13 @@ export interface VehicleInput {
   maxOrders?: number;
   /** Features this vehicle has (for example `refrigerated`). */
   features?: string[];
+  /**
+   * Trips the vehicle may make (default 1): between two trips it goes back to its start depot and
+   * loads again. Capacity holds per trip; shift, maxDistance, maxDuration, maxOrders for the route.
+   */
+  maxTrips?: number;
+  /** Time spent at the start depot for each reload between trips (default 0), on the time axis. */
+  reloadTime?: number;
 }
 
 export interface OrderInput {
@@ -101,7 +108,12 @@ export interface SolveOptions {
    */
   threads?: number;
   /** A warm start: routes by vehicle id. Infeasible routes are dropped and their orders reinserted. */
-  initialRoutes?: Array<{ vehicleId: string; orderIds: string[] }>;
+  initialRoutes?: Array<{
+    vehicleId: string;
+    orderIds: string[];
+    /** Reloads: for each, how many of `orderIds` come before it (a route result's `reloads[].after`). */
+    reloadsAfter?: number[];
+  }>;
   /** Which share [from, to] of an overall search this call is (drives the cooling schedule). */
   schedule?: { from: number; to: number };
 }
@@ -131,6 +143,22 @@ export interface StopResult {
   distance: number;
 }
 
+/** A return to the start depot between two trips (vehicles with `maxTrips` > 1). */
+export interface ReloadResult {
+  /** The depot: the vehicle's start depot. */
+  depotId: string;
+  location: number;
+  /** How many order stops of the route come before this reload. */
+  after: number;
+  arrival: number;
+  /** arrival + the vehicle's reload time. */
+  departure: number;
+  /** Load on board after reloading: what the next trip delivers. */
+  load: { weight: number; volume: number };
+  /** Distance travelled from the start depot up to this stop. */
+  distance: number;
+}
+
 export interface RouteResult {
   vehicleId: string;
   /** Departure from the start depot, chosen so that the route wastes no time waiting needlessly. */
@@ -143,6 +171,12 @@ export interface RouteResult {
   duration: number;
   /** Total delivered load. */
   load: { weight: number; volume: number };
+  /**
+   * Reload stops, in route order (present only when the route makes more than one trip). With
+   * reloads, `load` of a stop is what is still on board for its own trip, and the route's first
+   * trip leaves the depot with the load of the order stops before the first reload.
+   */
+  reloads?: ReloadResult[];
 }
 
 export interface SolveResult {

@@ -19,6 +19,18 @@ export interface Problem {
   symmetric: boolean;
 
   nOrders: number;
+  /**
+   * Orders plus reload nodes. Reload nodes (indices nOrders..nNodes-1) are visits of a vehicle's
+   * start depot between two trips: each vehicle with maxTrips m owns m - 1 of them (compatible
+   * with that vehicle only, so maxTrips holds by construction), and the search moves them like
+   * orders. Their location is the depot, weight and volume 0, service time the reload time; the
+   * per-order arrays below are sized nNodes. With no vehicle above one trip, nNodes = nOrders.
+   */
+  nNodes: number;
+  /** Vehicle owning reload node nOrders + i. */
+  reloadOwner: Int32Array;
+  /** Some vehicle may make more than one trip. */
+  hasReloads: boolean;
   orderIds: string[];
   oLoc: Int32Array;
   oW: Float64Array;
@@ -36,6 +48,16 @@ export interface Problem {
   vMaxDist: Float64Array;
   vMaxDur: Float64Array;
   vMaxOrders: Int32Array;
+  vMaxTrips: Int32Array;
+  vReloadTime: Float64Array;
+  /** First reload node of vehicle v (it owns vMaxTrips[v] - 1 consecutive ones). */
+  vReloadFirst: Int32Array;
+  /**
+   * Capacity for the O(1) whole-route load pre-checks of the operators: the capacity for a
+   * one-trip vehicle, Infinity otherwise (the probe then checks each trip exactly).
+   */
+  vPreW: Float64Array;
+  vPreV: Float64Array;
   vStartLoc: Int32Array;
   vEndLoc: Int32Array;
   /** Every vehicle starts at the same location and ends at the same location. */
@@ -59,12 +81,15 @@ export function buildProblem(input: ProblemInput, matrix: Matrix = buildMatrix(i
   for (const d of input.depots) depotLoc.set(d.id, d.location);
 
   const nOrders = input.orders.length;
-  const oLoc = new Int32Array(nOrders);
-  const oW = new Float64Array(nOrders);
-  const oV = new Float64Array(nOrders);
-  const oService = new Float64Array(nOrders);
-  const oEarly = new Float64Array(nOrders);
-  const oLate = new Float64Array(nOrders);
+  let nReloads = 0;
+  for (const v of input.vehicles) nReloads += Math.max(1, v.maxTrips ?? 1) - 1;
+  const nNodes = nOrders + nReloads;
+  const oLoc = new Int32Array(nNodes);
+  const oW = new Float64Array(nNodes);
+  const oV = new Float64Array(nNodes);
+  const oService = new Float64Array(nNodes);
+  const oEarly = new Float64Array(nNodes);
+  const oLate = new Float64Array(nNodes);
   input.orders.forEach((o, i) => {
     oLoc[i] = o.location;
     oW[i] = o.weight;
@@ -82,6 +107,13 @@ export function buildProblem(input: ProblemInput, matrix: Matrix = buildMatrix(i
   const vMaxDist = new Float64Array(nVehicles);
   const vMaxDur = new Float64Array(nVehicles);
   const vMaxOrders = new Int32Array(nVehicles);
+  const vMaxTrips = new Int32Array(nVehicles);
+  const vReloadTime = new Float64Array(nVehicles);
+  const vReloadFirst = new Int32Array(nVehicles);
+  const vPreW = new Float64Array(nVehicles);
+  const vPreV = new Float64Array(nVehicles);
+  const reloadOwner = new Int32Array(nReloads);
+  let nextReload = nOrders;
   const vStartLoc = new Int32Array(nVehicles);
   const vEndLoc = new Int32Array(nVehicles);
   const vClass = new Int32Array(nVehicles);
@@ -100,13 +132,31 @@ export function buildProblem(input: ProblemInput, matrix: Matrix = buildMatrix(i
     vMaxOrders[i] = v.maxOrders ?? 0x3fffffff;
     vStartLoc[i] = s;
     vEndLoc[i] = e;
-    const key = JSON.stringify([v.capacity, v.shift, s, e, v.maxDistance, v.maxDuration, v.maxOrders, [...(v.features ?? [])].sort()]);
+    const trips = Math.max(1, v.maxTrips ?? 1);
+    vMaxTrips[i] = trips;
+    vReloadTime[i] = v.reloadTime ?? 0;
+    vReloadFirst[i] = nextReload;
+    vPreW[i] = trips === 1 ? v.capacity.weight : Infinity;
+    vPreV[i] = trips === 1 ? v.capacity.volume : Infinity;
+    for (let t = 1; t < trips; t++, nextReload++) {
+      reloadOwner[nextReload - nOrders] = i;
+      oLoc[nextReload] = s;
+      oService[nextReload] = vReloadTime[i];
+      oEarly[nextReload] = -HORIZON;
+      oLate[nextReload] = HORIZON;
+    }
+    const key = JSON.stringify([v.capacity, v.shift, s, e, v.maxDistance, v.maxDuration, v.maxOrders, [...(v.features ?? [])].sort(), ...(trips > 1 ? [trips, vReloadTime[i]] : [])]);
     let c = classes.get(key);
     if (c === undefined) classes.set(key, (c = classes.size));
     vClass[i] = c;
   });
 
-  const compat = new Uint8Array(nOrders * nVehicles).fill(1);
+  const compat = new Uint8Array(nNodes * nVehicles).fill(1);
+  // a reload node rides only on its own vehicle
+  for (let r = nOrders; r < nNodes; r++) {
+    compat.fill(0, r * nVehicles, (r + 1) * nVehicles);
+    compat[r * nVehicles + reloadOwner[r - nOrders]] = 1;
+  }
   let hasRequirements = false;
   input.orders.forEach((o, i) => {
     const req = o.requiredFeatures ?? [];
@@ -135,6 +185,9 @@ export function buildProblem(input: ProblemInput, matrix: Matrix = buildMatrix(i
     dur: matrix.duration,
     nLoc,
     nOrders,
+    nNodes,
+    reloadOwner,
+    hasReloads: nNodes > nOrders,
     orderIds: input.orders.map((o) => o.id),
     oLoc,
     oW,
@@ -151,6 +204,11 @@ export function buildProblem(input: ProblemInput, matrix: Matrix = buildMatrix(i
     vMaxDist,
     vMaxDur,
     vMaxOrders,
+    vMaxTrips,
+    vReloadTime,
+    vReloadFirst,
+    vPreW,
+    vPreV,
     vStartLoc,
     vEndLoc,
     vClass,
@@ -188,8 +246,9 @@ export function costModel(p: Problem, objective: Objective = 'distance'): CostMo
     if (d < NO_ROAD && d > maxArc) maxArc = d;
   }
   let serviceSum = 0;
-  for (let o = 0; o < p.nOrders; o++) serviceSum += p.oService[o];
-  const bound = 2 * maxArc * (p.nOrders + p.nVehicles + 1) + (objective === 'duration' ? serviceSum : 0) + 1;
+  // reload nodes are visits too (nNodes = nOrders without them)
+  for (let o = 0; o < p.nNodes; o++) serviceSum += p.oService[o];
+  const bound = 2 * maxArc * (p.nNodes + p.nVehicles + 1) + (objective === 'duration' ? serviceSum : 0) + 1;
   const perVehicle = objective === 'vehicles' ? bound : 0;
   return {
     perDistance: objective === 'duration' ? 0.001 : 1,

@@ -1,6 +1,11 @@
 /**
  * Best insertion positions of an order: used by construction (cheapest / regret insertion of the
  * leftovers) and by the recreate step of ruin-and-recreate alike.
+ *
+ * Trips: where the order would overload its trip and the vehicle has a trip to spare, the
+ * position is also priced with a reload just before and just after the order (the second and
+ * third insertion schemes of Francois, Arda & Crama 2019, as PyVRP's RelocateWithDepot): over all
+ * positions this tries every point where the route could go back to load, each in O(1).
  */
 import type { RouteProbe } from './probe.js';
 import { distanceBound, type SearchSolution } from './search-solution.js';
@@ -13,6 +18,31 @@ export interface InsertionChoice {
   /** Insert after this position. */
   pos: number;
   delta: number;
+  /** 0: the order alone; RELOAD_BEFORE / RELOAD_AFTER: with a spare reload node next to it. */
+  reload: number;
+}
+
+export const RELOAD_BEFORE = 1;
+export const RELOAD_AFTER = 2;
+
+/** Performs an insertion choice (with its reload node, if any). */
+export function insertChoice(sol: SearchSolution, o: number, c: InsertionChoice): void {
+  insertAt(sol, o, c.route!, c.pos, c.reload);
+}
+
+export function insertAt(sol: SearchSolution, o: number, r: SearchRoute, pos: number, reload: number): void {
+  if (reload === 0) {
+    sol.insert(o, r, pos);
+    return;
+  }
+  const x = sol.spareReload(r);
+  if (reload === RELOAD_BEFORE) {
+    sol.insert(x, r, pos);
+    sol.insert(o, r, pos + 1);
+  } else {
+    sol.insert(o, r, pos);
+    sol.insert(x, r, pos + 1);
+  }
 }
 
 /** Cheapest feasible position of order o in route r; delta is Infinity when there is none. */
@@ -34,14 +64,15 @@ export function bestInRoute(
   const p = sol.p;
   const v = r.vehicle;
   if (!sol.compatible(o, r)) return out;
-  if (r.size + 1 > p.vMaxOrders[v]) return out;
+  if (r.nOrd + 1 > p.vMaxOrders[v]) return out;
   const c = sol.costs;
   const strict = !c.penalised;
-  if (strict && (r.weight + p.oW[o] > p.vCapW[v] + EPS || r.volume + p.oV[o] > p.vCapV[v] + EPS)) return out;
+  if (strict && (r.weight + p.oW[o] > p.vPreW[v] + EPS || r.volume + p.oV[o] > p.vPreV[v] + EPS)) return out;
+  const spare = p.hasReloads ? sol.spareReload(r) : -1;
   const base = r.cost;
   // distance costs: the arcs priced alone bound the delta (see distanceBound)
   const byDistance = c.perDuration === 0;
-  const opens = r.size === 0 ? 1 : 0;
+  const opens = r.nOrd === 0 ? 1 : 0;
   const D = p.dist;
   const T = p.dur;
   const n = p.nLoc;
@@ -61,15 +92,33 @@ export function bestInRoute(
       if (lb >= out.delta || lb >= bound) continue;
     }
     probe.prefix(r, pos).order(o).finishSuffix(r, pos + 1);
+    if (spare >= 0 && probe.excessWeight() + probe.excessVolume() > EPS) {
+      // the trip would be overloaded: go back to load just before or just after o
+      const plain = probe.feasible ? probe.cost - base : Infinity;
+      if (plain < out.delta) take(out, r, pos, plain, 0);
+      probe.prefix(r, pos).order(spare).order(o).finishSuffix(r, pos + 1);
+      if (probe.feasible && probe.cost - base < out.delta) take(out, r, pos, probe.cost - base, RELOAD_BEFORE);
+      probe.prefix(r, pos).order(o).order(spare).finishSuffix(r, pos + 1);
+      if (probe.feasible && probe.cost - base < out.delta) take(out, r, pos, probe.cost - base, RELOAD_AFTER);
+      continue;
+    }
     if (!probe.feasible) continue;
     const delta = probe.cost - base;
     if (delta < out.delta) {
       out.delta = delta;
       out.pos = pos;
       out.route = r;
+      out.reload = 0;
     }
   }
   return out;
+}
+
+function take(out: InsertionChoice, r: SearchRoute, pos: number, delta: number, reload: number): void {
+  out.delta = delta;
+  out.pos = pos;
+  out.route = r;
+  out.reload = reload;
 }
 
 /** Cheapest feasible insertion of order o over the candidate routes. */
@@ -92,6 +141,7 @@ function reset(c: InsertionChoice): void {
   c.route = null;
   c.pos = -1;
   c.delta = Infinity;
+  c.reload = 0;
 }
 
 /** Takes `c` into `out` when it is cheaper. */
@@ -100,11 +150,12 @@ function keepCheaper(out: InsertionChoice, c: InsertionChoice): void {
     out.delta = c.delta;
     out.pos = c.pos;
     out.route = c.route;
+    out.reload = c.reload;
   }
 }
 
 export function newChoice(): InsertionChoice {
-  return { route: null, pos: -1, delta: Infinity };
+  return { route: null, pos: -1, delta: Infinity, reload: 0 };
 }
 
 /**
@@ -134,7 +185,7 @@ export function bestNearInsertion(
     keepCheaper(out, bestInRoute(sol, probe, o, r, tmp, 0, undefined, out.delta, pos, pos));
   };
   // empty routes: one position each
-  for (const r of routes) if (r.size === 0) at(r, 0);
+  for (const r of routes) if (r.nOrd === 0) at(r, 0);
   const { k, list } = neighbours;
   const m = Math.min(use, k);
   for (let t = 0; t < m; t++) {

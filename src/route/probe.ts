@@ -3,6 +3,10 @@
  * a suffix) and judges it: cost and feasibility, without re-simulating the whole route. Prefix
  * and suffix pieces are O(1); middle ranges cost O(length) (only intra-route moves need them).
  * One probe is reused for every evaluation, so evaluating a move allocates nothing.
+ *
+ * Trips (problems with reload nodes): `w`, `vol` are the load of the open trip, `xw`, `xv` the
+ * excess of the trips already closed by a reload; every piece stays O(1) through the route's trip
+ * caches (see SearchRoute). Without reload nodes the arithmetic is exactly the one-trip one.
  */
 import type { CostModel, Problem } from '../model/problem.js';
 import type { SearchRoute } from './search-route.js';
@@ -19,7 +23,11 @@ export class RouteProbe {
   dist = 0;
   w = 0;
   vol = 0;
+  /** Real orders (reload nodes do not count towards maxOrders). */
   cnt = 0;
+  /** Excess weight / volume of the closed trips. */
+  xw = 0;
+  xv = 0;
   last = 0;
   vehicle = 0;
   /** Set by `finish*`. */
@@ -28,12 +36,36 @@ export class RouteProbe {
   penalty = 0;
   feasible = false;
   private readonly n: number;
+  /** Whether the problem has reload nodes (trip-aware loads). */
+  private readonly trips: boolean;
+  /** Indices from here on are reload nodes. */
+  private readonly nReal: number;
 
   constructor(
     readonly p: Problem,
     readonly costs: CostModel,
   ) {
     this.n = p.nLoc;
+    this.trips = p.hasReloads;
+    this.nReal = p.nOrders;
+  }
+
+  /** Closes the open trip (a reload): its excess is banked, the load starts again from zero. */
+  private closeTrip(): void {
+    const v = this.vehicle;
+    this.xw += Math.max(0, this.w - this.p.vCapW[v]);
+    this.xv += Math.max(0, this.vol - this.p.vCapV[v]);
+    this.w = 0;
+    this.vol = 0;
+  }
+
+  /** Weight above capacity over all trips so far (the open one included). */
+  excessWeight(): number {
+    return this.xw + Math.max(0, this.w - this.p.vCapW[this.vehicle]);
+  }
+
+  excessVolume(): number {
+    return this.xv + Math.max(0, this.vol - this.p.vCapV[this.vehicle]);
   }
 
   private merge(t: number, bd: number, btw: number, be: number, bl: number): void {
@@ -56,10 +88,19 @@ export class RouteProbe {
     this.e = r.fE[i];
     this.l = r.fL[i];
     this.dist = r.cumDist[i];
+    this.last = r.loc[i];
+    if (this.trips) {
+      const a = r.lastR[i];
+      this.w = r.cumW[i] - r.cumW[a];
+      this.vol = r.cumV[i] - r.cumV[a];
+      this.xw = r.xW[i];
+      this.xv = r.xV[i];
+      this.cnt = i - r.cumR[i];
+      return this;
+    }
     this.w = r.cumW[i];
     this.vol = r.cumV[i];
     this.cnt = i;
-    this.last = r.loc[i];
     return this;
   }
 
@@ -74,6 +115,8 @@ export class RouteProbe {
     this.dist = 0;
     this.w = 0;
     this.vol = 0;
+    this.xw = 0;
+    this.xv = 0;
     this.cnt = 0;
     this.last = p.vStartLoc[v];
     return this;
@@ -85,10 +128,14 @@ export class RouteProbe {
     const arc = this.last * this.n + to;
     this.merge(p.dur[arc], p.oService[o], 0, p.oEarly[o], p.oLate[o]);
     this.dist += p.dist[arc];
+    this.last = to;
+    if (o >= this.nReal) {
+      this.closeTrip();
+      return this;
+    }
     this.w += p.oW[o];
     this.vol += p.oV[o];
     this.cnt++;
-    this.last = to;
     return this;
   }
 
@@ -97,9 +144,12 @@ export class RouteProbe {
     if (i > j) return this;
     const arc = this.last * this.n + r.loc[i];
     this.dist += this.p.dist[arc] + r.cumDist[j] - r.cumDist[i];
-    this.w += r.cumW[j] - r.cumW[i - 1];
-    this.vol += r.cumV[j] - r.cumV[i - 1];
-    this.cnt += j - i + 1;
+    if (this.trips) this.rangeLoad(r, i, j);
+    else {
+      this.w += r.cumW[j] - r.cumW[i - 1];
+      this.vol += r.cumV[j] - r.cumV[i - 1];
+      this.cnt += j - i + 1;
+    }
     if (j === r.size) {
       this.merge(this.p.dur[arc], r.bD[i], r.bT[i], r.bE[i], r.bL[i]);
       this.last = r.loc[j];
@@ -116,6 +166,26 @@ export class RouteProbe {
     return this;
   }
 
+  /** Trip-aware load of positions i..j of r (i <= j): O(1) from r's trip caches. */
+  private rangeLoad(r: SearchRoute, i: number, j: number): void {
+    this.cnt += j - i + 1 - (r.cumR[j] - r.cumR[i - 1]);
+    const a = r.nextR[i];
+    if (a > j) {
+      this.w += r.cumW[j] - r.cumW[i - 1];
+      this.vol += r.cumV[j] - r.cumV[i - 1];
+      return;
+    }
+    // up to the first reload of the range, the trips wholly inside it, then the open tail
+    this.w += r.cumW[a] - r.cumW[i - 1];
+    this.vol += r.cumV[a] - r.cumV[i - 1];
+    this.closeTrip();
+    const b = r.lastR[j];
+    this.xw += r.xW[b] - r.xW[a];
+    this.xv += r.xV[b] - r.xV[a];
+    this.w = r.cumW[j] - r.cumW[b];
+    this.vol = r.cumV[j] - r.cumV[b];
+  }
+
   /** Appends orders at positions j down to i (i <= j) of route r: the range reversed. */
   reversed(r: SearchRoute, i: number, j: number): this {
     for (let k = j; k >= i; k--) this.order(r.ord[k]);
@@ -129,9 +199,22 @@ export class RouteProbe {
     this.dist += this.p.dist[arc] + r.cumDist[r.size + 1] - r.cumDist[i];
     const k = r.size;
     if (i <= k) {
-      this.w += r.cumW[k] - r.cumW[i - 1];
-      this.vol += r.cumV[k] - r.cumV[i - 1];
-      this.cnt += k - i + 1;
+      if (this.trips) {
+        this.cnt += k - i + 1 - (r.cumR[k] - r.cumR[i - 1]);
+        const a = r.nextR[i];
+        this.w += r.cumW[Math.min(a, k)] - r.cumW[i - 1];
+        this.vol += r.cumV[Math.min(a, k)] - r.cumV[i - 1];
+        if (a <= k) {
+          // the first reload closes the open trip; the suffix's own trips are banked already
+          this.closeTrip();
+          this.xw += r.xW[k + 1] - r.xW[a];
+          this.xv += r.xV[k + 1] - r.xV[a];
+        }
+      } else {
+        this.w += r.cumW[k] - r.cumW[i - 1];
+        this.vol += r.cumV[k] - r.cumV[i - 1];
+        this.cnt += k - i + 1;
+      }
     }
     return this.judge();
   }
@@ -158,6 +241,7 @@ export class RouteProbe {
       return this;
     }
     this.cost = c.perDistance * this.dist + c.perDuration * this.d + c.perVehicle;
+    if (this.trips) return this.judgeTrips();
     if (c.penalised) {
       this.penalty =
         c.penaltyTime * (this.tw + Math.max(0, this.d - p.vMaxDur[v]) + Math.max(0, this.dist - p.vMaxDist[v])) +
@@ -171,6 +255,32 @@ export class RouteProbe {
       this.tw <= EPS &&
       this.w <= p.vCapW[v] + EPS &&
       this.vol <= p.vCapV[v] + EPS &&
+      this.dist <= p.vMaxDist[v] + EPS &&
+      this.dist < ROADLESS &&
+      this.d <= p.vMaxDur[v] + EPS &&
+      this.cnt <= p.vMaxOrders[v];
+    return this;
+  }
+
+  /** `judge` with trips: the load terms are the excess summed over the trips. */
+  private judgeTrips(): this {
+    const p = this.p;
+    const v = this.vehicle;
+    const c = this.costs;
+    const exW = this.excessWeight();
+    const exV = this.excessVolume();
+    if (c.penalised) {
+      this.penalty =
+        c.penaltyTime * (this.tw + Math.max(0, this.d - p.vMaxDur[v]) + Math.max(0, this.dist - p.vMaxDist[v])) + c.penaltyLoad * (exW + exV);
+      this.cost += this.penalty;
+      this.feasible = this.dist < ROADLESS && this.cnt <= p.vMaxOrders[v];
+      return this;
+    }
+    this.penalty = 0;
+    this.feasible =
+      this.tw <= EPS &&
+      exW <= EPS &&
+      exV <= EPS &&
       this.dist <= p.vMaxDist[v] + EPS &&
       this.dist < ROADLESS &&
       this.d <= p.vMaxDur[v] + EPS &&

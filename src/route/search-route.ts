@@ -3,6 +3,11 @@
  * segments) so that any move touching it is judged in O(1) by `RouteProbe`.
  *
  * Positions: 0 is the start depot, 1..size the orders, size + 1 the end depot.
+ *
+ * Trips: when the problem has reload nodes (vehicles with maxTrips > 1), some of positions
+ * 1..size may be reload nodes (index >= p.nOrders). Each one closes a trip: the load resets, and
+ * the trip's excess over the capacity is banked. `cumR`, `lastR`, `nextR`, `xW`, `xV` let the
+ * probe concatenate trip-aware load segments in O(1), like PyVRP's finalised LoadSegment.
  */
 import { HORIZON, type CostModel, type Problem } from '../model/problem.js';
 import { NO_ROAD } from '../model/matrix.js';
@@ -31,6 +36,22 @@ export class SearchRoute {
   bT: Float64Array;
   bE: Float64Array;
   bL: Float64Array;
+
+  /** Trip caches (only filled when p.hasReloads): reload nodes among positions 1..i. */
+  cumR: Int32Array;
+  /** Position of the last reload node at or before i (0: the start depot). */
+  lastR: Int32Array;
+  /** Position of the first reload node at or after i (size + 1 when none). */
+  nextR: Int32Array;
+  /** Excess weight / volume of the trips closed at or before position i (size + 1: every trip). */
+  xW: Float64Array;
+  xV: Float64Array;
+  /** Reload nodes on the route, and its real orders (size - reloads). */
+  reloads = 0;
+  nOrd = 0;
+  /** Sum over trips of the load above capacity (trips: per trip; else the whole route). */
+  excessW = 0;
+  excessV = 0;
 
   distance = 0;
   duration = 0;
@@ -67,6 +88,11 @@ export class SearchRoute {
     this.bT = new Float64Array(cap);
     this.bE = new Float64Array(cap);
     this.bL = new Float64Array(cap);
+    this.cumR = new Int32Array(cap);
+    this.lastR = new Int32Array(cap);
+    this.nextR = new Int32Array(cap);
+    this.xW = new Float64Array(cap);
+    this.xV = new Float64Array(cap);
     this.update();
   }
 
@@ -97,6 +123,11 @@ export class SearchRoute {
     this.bT = g64(this.bT);
     this.bE = g64(this.bE);
     this.bL = g64(this.bL);
+    this.cumR = new Int32Array(cap);
+    this.lastR = new Int32Array(cap);
+    this.nextR = new Int32Array(cap);
+    this.xW = g64(this.xW);
+    this.xV = g64(this.xV);
   }
 
   /** Order at position i (1..size). */
@@ -241,8 +272,57 @@ export class SearchRoute {
     this.timeWarp = this.fT[k + 1];
     this.weight = this.cumW[k];
     this.volume = this.cumV[k];
+    if (p.hasReloads) this.updateTrips();
+    else {
+      this.reloads = 0;
+      this.nOrd = k;
+    }
     this.recost();
     this.version++;
+  }
+
+  /** The trip caches: O(size). */
+  private updateTrips(): void {
+    const p = this.p;
+    const v = this.vehicle;
+    const k = this.size;
+    const N = p.nOrders;
+    const capW = p.vCapW[v];
+    const capV = p.vCapV[v];
+    const ord = this.ord;
+    const cumW = this.cumW;
+    const cumV = this.cumV;
+    let last = 0;
+    let xw = 0;
+    let xv = 0;
+    let cr = 0;
+    this.cumR[0] = 0;
+    this.lastR[0] = 0;
+    this.xW[0] = 0;
+    this.xV[0] = 0;
+    for (let i = 1; i <= k; i++) {
+      if (ord[i] >= N) {
+        xw += Math.max(0, cumW[i] - cumW[last] - capW);
+        xv += Math.max(0, cumV[i] - cumV[last] - capV);
+        cr++;
+        last = i;
+      }
+      this.cumR[i] = cr;
+      this.lastR[i] = last;
+      this.xW[i] = xw;
+      this.xV[i] = xv;
+    }
+    // the end depot closes the last trip
+    this.cumR[k + 1] = cr;
+    this.lastR[k + 1] = last;
+    this.xW[k + 1] = xw + Math.max(0, cumW[k] - cumW[last] - capW);
+    this.xV[k + 1] = xv + Math.max(0, cumV[k] - cumV[last] - capV);
+    this.nextR[k + 1] = k + 1;
+    for (let i = k; i >= 0; i--) this.nextR[i] = i >= 1 && ord[i] >= N ? i : this.nextR[i + 1];
+    this.reloads = cr;
+    this.nOrd = k - cr;
+    this.excessW = this.xW[k + 1];
+    this.excessV = this.xV[k + 1];
   }
 
   /** Recomputes cost and penalty after the cost weights changed (the route itself did not). */
@@ -250,13 +330,14 @@ export class SearchRoute {
     const p = this.p;
     const v = this.vehicle;
     const c = this.costs;
-    const k = this.size;
+    const k = this.nOrd;
     this.cost = k === 0 ? 0 : c.perDistance * this.distance + c.perDuration * this.duration + c.perVehicle;
     this.penalty = 0;
     if (c.penalised && k > 0) {
       this.penalty =
         c.penaltyTime * (this.timeWarp + Math.max(0, this.duration - p.vMaxDur[v]) + Math.max(0, this.distance - p.vMaxDist[v])) +
-        c.penaltyLoad * (Math.max(0, this.weight - p.vCapW[v]) + Math.max(0, this.volume - p.vCapV[v]));
+        c.penaltyLoad *
+          (p.hasReloads ? this.excessW + this.excessV : Math.max(0, this.weight - p.vCapW[v]) + Math.max(0, this.volume - p.vCapV[v]));
       this.cost += this.penalty;
     }
   }
@@ -265,15 +346,17 @@ export class SearchRoute {
   feasible(): boolean {
     const p = this.p;
     const v = this.vehicle;
-    if (this.size === 0) return true;
+    if (this.nOrd === 0) return true;
+    const loadOk = p.hasReloads
+      ? this.excessW <= EPS && this.excessV <= EPS
+      : this.weight <= p.vCapW[v] + EPS && this.volume <= p.vCapV[v] + EPS;
     return (
       this.timeWarp <= EPS &&
-      this.weight <= p.vCapW[v] + EPS &&
-      this.volume <= p.vCapV[v] + EPS &&
+      loadOk &&
       this.distance <= p.vMaxDist[v] + EPS &&
       this.distance < NO_ROAD / 2 &&
       this.duration <= p.vMaxDur[v] + EPS &&
-      this.size <= p.vMaxOrders[v]
+      this.nOrd <= p.vMaxOrders[v]
     );
   }
 }

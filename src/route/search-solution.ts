@@ -5,6 +5,7 @@
  */
 import type { CostModel, Problem } from '../model/problem.js';
 import { SearchRoute } from './search-route.js';
+import type { RouteProbe } from './probe.js';
 
 export type Snapshot = number[][];
 
@@ -23,8 +24,9 @@ export class SearchSolution {
   ) {
     this.routes = [];
     for (let v = 0; v < p.nVehicles; v++) this.routes.push(new SearchRoute(p, costs, v, v));
-    this.routeOf = new Int32Array(p.nOrders).fill(-1);
-    this.posOf = new Int32Array(p.nOrders).fill(-1);
+    // reload nodes (nOrders..nNodes-1) are tracked like orders
+    this.routeOf = new Int32Array(p.nNodes).fill(-1);
+    this.posOf = new Int32Array(p.nNodes).fill(-1);
     this.classSeen = new Uint8Array(p.nVehicles);
     this.candUsed = new Uint8Array(p.nVehicles).fill(2);
   }
@@ -73,14 +75,55 @@ export class SearchSolution {
 
   unassignedCount(): number {
     let served = 0;
-    for (const r of this.routes) served += r.size;
+    for (const r of this.routes) served += r.nOrd;
     return this.p.nOrders - served;
   }
 
   usedVehicles(): number {
     let c = 0;
-    for (const r of this.routes) if (r.size > 0) c++;
+    for (const r of this.routes) if (r.nOrd > 0) c++;
     return c;
+  }
+
+  /** `tidyReloads` on every route (nothing to do without reload nodes). */
+  tidyAllReloads(probe: RouteProbe): number {
+    if (!this.p.hasReloads) return 0;
+    let n = 0;
+    for (const r of this.routes) n += this.tidyReloads(r, probe);
+    return n;
+  }
+
+  /** A reload node of route r's vehicle that is on no route, or -1 (all its trips in use). */
+  spareReload(r: SearchRoute): number {
+    const p = this.p;
+    const v = r.vehicle;
+    const first = p.vReloadFirst[v];
+    const end = first + p.vMaxTrips[v] - 1;
+    for (let x = first; x < end; x++) if (this.routeOf[x] < 0) return x;
+    return -1;
+  }
+
+  /**
+   * Takes out reload nodes that do not pay: an empty trip (next to a depot or another reload),
+   * or one whose removal keeps the route feasible and costs no more. Returns how many went.
+   */
+  tidyReloads(r: SearchRoute, probe: RouteProbe): number {
+    const p = this.p;
+    if (!p.hasReloads || r.reloads === 0) return 0;
+    let removed = 0;
+    for (let i = r.size; i >= 1; i--) {
+      const x = r.ord[i];
+      if (x < p.nOrders) continue;
+      const empty = r.nOrd === 0 || i === 1 || i === r.size || r.ord[i - 1] >= p.nOrders;
+      if (!empty) {
+        // cost includes any penalty in the infeasible search; strict search needs feasibility
+        probe.prefix(r, i - 1).finishSuffix(r, i + 1);
+        if (!probe.feasible || probe.cost > r.cost + 1e-9) continue;
+      }
+      this.remove(x);
+      removed++;
+    }
+    return removed;
   }
 
   /** Routing cost plus the unassigned-order penalty. */
@@ -92,7 +135,7 @@ export class SearchSolution {
 
   distance(): number {
     let d = 0;
-    for (const r of this.routes) if (r.size > 0) d += r.distance;
+    for (const r of this.routes) if (r.nOrd > 0) d += r.distance;
     return d;
   }
 
@@ -129,7 +172,7 @@ export class SearchSolution {
     let stale = this.candList.length === 0 || this.candAllowNew !== this.allowNewRoutes;
     this.candAllowNew = this.allowNewRoutes;
     for (const r of this.routes) {
-      const used = r.size > 0 ? 1 : 0;
+      const used = r.nOrd > 0 ? 1 : 0;
       if (this.candUsed[r.index] !== used) {
         this.candUsed[r.index] = used;
         stale = true;
@@ -139,7 +182,7 @@ export class SearchSolution {
       this.candList.length = 0;
       this.classSeen.fill(0);
       for (const r of this.routes) {
-        if (r.size > 0) this.candList.push(r);
+        if (r.nOrd > 0) this.candList.push(r);
         else if (this.allowNewRoutes && this.classSeen[this.p.vClass[r.vehicle]] === 0) {
           this.classSeen[this.p.vClass[r.vehicle]] = 1;
           this.candList.push(r);
@@ -154,7 +197,7 @@ export class SearchSolution {
   /** True when some vehicle is unused. */
   hasEmptyRoute(): boolean {
     if (!this.allowNewRoutes) return false;
-    for (const r of this.routes) if (r.size === 0) return true;
+    for (const r of this.routes) if (r.nOrd === 0) return true;
     return false;
   }
 

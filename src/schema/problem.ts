@@ -44,6 +44,9 @@ export const matrixSchema = z.discriminatedUnion(
   { error: "kind must be 'euclidean', 'haversine' or 'explicit'" },
 );
 
+/** More trips than this in one shift is a data error, not a plan (it also bounds the model's size). */
+export const MAX_TRIPS = 50;
+
 const capacity = z.object(
   { weight: nonNegative('weight'), volume: nonNegative('volume') },
   { error: 'must be an object {weight, volume}' },
@@ -65,6 +68,13 @@ export const problemSchema = z
         maxDuration: nonNegative('maxDuration').optional(),
         maxOrders: z.number().int({ message: 'must be an integer' }).min(0, { message: 'must be >= 0' }).optional(),
         features: z.array(z.string({ error: 'must be a string' }), { error: 'must be an array of strings' }).optional(),
+        maxTrips: z
+          .number({ error: 'must be a number (maxTrips)' })
+          .int({ message: 'must be an integer (maxTrips)' })
+          .min(1, { message: 'must be >= 1 (maxTrips)' })
+          .max(MAX_TRIPS, { message: `must be <= ${MAX_TRIPS} (maxTrips)` })
+          .optional(),
+        reloadTime: nonNegative('reloadTime').optional(),
       }),
       { error: 'must be an array of vehicles' },
     ),

@@ -76,6 +76,8 @@ export class LocalSearch {
   /** Adds x, its route neighbours and its first `use` granular neighbours to the pass list. */
   private enlist(x: number, use: number, stamp: number, withRouteNeighbours: boolean): void {
     const { k, list } = this.neighbourList!;
+    // reload nodes have no neighbour list: they move with the orders around them
+    if (x >= this.sol.p.nOrders) return;
     const order = this.order;
     if (this.inList[x] !== stamp) {
       this.inList[x] = stamp;
@@ -208,7 +210,7 @@ export class LocalSearch {
   private relocateToEmpty(u: number): boolean {
     const sol = this.sol;
     const r = sol.routes[sol.routeOf[u]];
-    if (r.size === 1) return false;
+    if (r.nOrd === 1) return false;
     const i = sol.posOf[u];
     const probe = this.probe;
     const c = sol.costs;
@@ -231,7 +233,7 @@ export class LocalSearch {
     let bestDelta = IMPROVES;
     let removal = NaN;
     for (const s of this.cands) {
-      if (s.size > 0 || !sol.compatible(u, s)) continue;
+      if (s.nOrd > 0 || !sol.compatible(u, s)) continue;
       if (bounded && distanceBound(sol, D[s.loc[0] * n + Lu] + D[Lu * n + s.loc[1]] - gain, 1, r) >= bestDelta) continue;
       if (Number.isNaN(removal)) {
         probe.prefix(r, i - 1).finishSuffix(r, i + 1);

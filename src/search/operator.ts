@@ -51,7 +51,9 @@ export abstract class BaseOperator implements Operator {
 /** Whether every order at positions i..j of route r may ride on vehicle `vehicle`. */
 export function rangeCompatible(sol: SearchSolution, r: SearchRoute, i: number, j: number, vehicle: number): boolean {
   const p = sol.p;
-  if (!p.hasRequirements || r.vehicle === vehicle) return true;
+  if (r.vehicle === vehicle) return true;
+  // reload nodes ride only on their own vehicle: O(1) from the route's reload counts
+  if (!p.hasRequirements) return !p.hasReloads || r.cumR[j] - r.cumR[i - 1] === 0;
   for (let k = i; k <= j; k++) if (p.compat[r.ord[k] * p.nVehicles + vehicle] !== 1) return false;
   return true;
 }

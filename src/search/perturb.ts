@@ -10,7 +10,7 @@
 import type { SearchSolution } from '../route/search-solution.js';
 import type { RouteProbe } from '../route/probe.js';
 import type { SearchRoute } from '../route/search-route.js';
-import { bestInsertion, bestNearInsertion, newChoice } from '../route/insertion.js';
+import { bestInsertion, bestNearInsertion, insertChoice, newChoice } from '../route/insertion.js';
 
 export interface RuinParams {
   /** Average number of orders removed. */
@@ -52,7 +52,7 @@ export class RuinRecreate {
     this.stamp++;
     this.near.length = 0;
     for (const r of this.cands)
-      if (r.size === 0) {
+      if (r.nOrd === 0) {
         this.near.push(r);
         this.mark[r.index] = this.stamp;
       }
@@ -114,9 +114,12 @@ export class RuinRecreate {
       if (start + len <= r.size) this.edges.push(r.ord[start + len]);
       this.ruinedRoutes.push(ri);
       const rest = r.orders();
-      rest.splice(start - 1, len);
+      // reload nodes in the string stay: taking one out would merge two trips into one
+      // overloaded trip that no insertion repairs (the tidy step drops the ones left useless)
+      if (p.hasReloads) rest.splice(start - 1, len, ...victims.filter((o) => o >= p.nOrders));
+      else rest.splice(start - 1, len);
       sol.setRoute(r, rest);
-      for (const o of victims) this.removed.push(o);
+      for (const o of victims) if (o < p.nOrders) this.removed.push(o);
     }
     return this.removed;
   }
@@ -136,7 +139,7 @@ export class RuinRecreate {
     const a = used[rng.int(used.length)];
     const b = used[rng.int(used.length)];
     const r = b.size < a.size ? b : a;
-    for (let i = 1; i <= r.size; i++) this.removed.push(r.ord[i]);
+    for (let i = 1; i <= r.size; i++) if (r.ord[i] < sol.p.nOrders) this.removed.push(r.ord[i]);
     this.ruinedRoutes.push(r.index);
     sol.setRoute(r, []);
     return this.removed;
@@ -176,7 +179,7 @@ export class RuinRecreate {
         left.push(o);
         continue;
       }
-      sol.insert(o, this.choice.route, this.choice.pos);
+      insertChoice(sol, o, this.choice);
     }
     return left;
   }

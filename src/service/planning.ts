@@ -10,7 +10,7 @@
  */
 import { EventBus } from '../jobs/events.js';
 import { haversineProvider, type MatrixProvider } from '../jobs/problem.js';
-import { JobService } from '../jobs/service.js';
+import { JobService, type JobServiceOptions } from '../jobs/service.js';
 import { osrmMatrix } from '../matrix/osrm.js';
 import { SolverPool } from '../pool/pool.js';
 import { IDEMPOTENCY_WINDOW_MS } from '../jobs/ports.js';
@@ -49,6 +49,8 @@ export interface PlanningRuntimeOptions {
    *  stays its own without renewal, ms (default 30 s): a process that died loses it then. */
   leaseMs?: number;
   log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** Called with each date's engine problem and result (tests check them independently). */
+  onSolved?: JobServiceOptions['onSolved'];
 }
 
 export interface PlanningRuntime {
@@ -90,6 +92,7 @@ export function createPlanningRuntime(options: PlanningRuntimeOptions): Planning
     timeBudgetSec: options.jobTimeLimitSec,
     maxJobsPerCompany: options.maxJobsPerCompany,
     matrixDeadlineMs: options.matrixDeadlineMs,
+    onSolved: options.onSolved,
     onError: (error, jobId) => log?.error({ err: error, job_id: jobId }, 'planning job could not be written; retrying'),
     onJobFailed: (error, jobId) => log?.warn({ err: error, job_id: jobId }, 'planning job failed'),
     onLeaseLost: (jobId) => log?.warn({ job_id: jobId }, 'planning job taken over by another process (its lease ran out); this one wrote nothing'),

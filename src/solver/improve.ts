@@ -122,9 +122,10 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
   const lsEnv = { neighbours: ctx.neighbours, shuffle: (a: number[]) => rng.shuffle(a), timeUp: () => stop.timeUp() };
   ls.touchAll();
   ls.run(lsEnv);
+  const probe = new RouteProbe(sol.p, sol.costs);
+  sol.tidyAllReloads(probe);
   if (stop.done()) return;
 
-  const probe = new RouteProbe(sol.p, sol.costs);
   const rr = new RuinRecreate(sol, probe, ctx.neighbours, ruinParams(sol.p.nOrders / Math.max(1, sol.usedVehicles())));
   const reassign = new VehicleReassign(sol, probe);
   const current = new RouteCopies(sol);
@@ -229,9 +230,11 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
         ls.run(lsEnvInner, focus);
       } else ls.run(lsEnvInner);
       if (reassign.active) reassign.run();
+      sol.tidyAllReloads(probe);
       cost = sol.cost();
     }
-    const feasibleNow = !penalties || allFeasible();
+    // (with trips the check stays on even in strict search: a safety net for the reload nodes)
+    const feasibleNow = (!penalties && !sol.p.hasReloads) || allFeasible();
     seen++;
     if (feasibleNow) feasibleSeen++;
     const progress = stop.progress();
@@ -248,6 +251,7 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
         // where new bests come every iteration, it would eat the budget.
         if (penalties) setPenalised(false);
         const improved = evaluations(deep) <= DEEP_SHARE * evaluations(ls) ? deep.run(lsEnv) : false;
+        if (improved) sol.tidyAllReloads(probe);
         if (penalties) setPenalised(true);
         cost = sol.cost();
         if (improved) {

@@ -86,7 +86,11 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
       const epochEnd = wallDeadline === undefined ? undefined : wallDeadline - Math.max(0, left) + Math.max(0, left) / (epochs - e);
       if (left <= 0 && best !== null) break;
       const epochLimit = deadline === Infinity ? undefined : Math.max(0.001, left / (epochs - e) / 1000);
-      const initialRoutes = best?.routes.map((r) => ({ vehicleId: r.vehicleId, orderIds: r.stops.map((s) => s.orderId) }));
+      const initialRoutes = best?.routes.map((r) => ({
+        vehicleId: r.vehicleId,
+        orderIds: r.stops.map((s) => s.orderId),
+        ...(r.reloads ? { reloadsAfter: r.reloads.map((x) => x.after) } : {}),
+      }));
       const tasks: Array<Promise<SolveResult>> = [];
       for (let w = 0; w < threads; w++) {
         const opts: SolveOptions = {

@@ -5,6 +5,13 @@
  * order that would fit some vehicle alone but was left out gets the constraint that blocks its
  * cheapest insertion positions in the final solution. `no_vehicle` when there is no vehicle.
  * Deterministic: it depends only on the problem and the final routes.
+ *
+ * Trips: `capacity` means one trip's capacity (the alone stage: no single trip of any vehicle can
+ * carry the order). Where an insertion position breaks its trip's capacity and the vehicle may
+ * reload, the position is judged with a reload next to the order instead, so an order kept out
+ * because every trip is full and no further trip fits in the shift gets `time_window` (or the
+ * limit that blocks the extra trip). Only when an extra trip would break nothing but the
+ * vehicle's maxTrips is the answer `capacity` (the trips the vehicle is allowed are full).
  */
 import type { UnassignedReason } from '../model/input.js';
 import { NO_ROAD } from '../model/matrix.js';
@@ -19,7 +26,7 @@ const ORDER: Violation[] = ['capacity', 'max_orders', 'time_window', 'max_distan
 function violations(p: Problem, probe: RouteProbe, out: Set<Violation>): void {
   const v = probe.vehicle;
   out.clear();
-  if (probe.w > p.vCapW[v] + EPS || probe.vol > p.vCapV[v] + EPS) out.add('capacity');
+  if (probe.excessWeight() > EPS || probe.excessVolume() > EPS) out.add('capacity');
   if (probe.cnt > p.vMaxOrders[v]) out.add('max_orders');
   if (probe.tw > EPS) out.add('time_window');
   if (probe.dist > p.vMaxDist[v] + EPS) out.add('max_distance');
@@ -65,13 +72,40 @@ export function unassignedReason(sol: SearchSolution, o: number, probe = new Rou
   // used or not) and name the constraint they break most often.
   const cand: Array<{ delta: number; v: Violation[] }> = [];
   const set = new Set<Violation>();
+  const withReload = new Set<Violation>();
   for (const r of sol.routes) {
     if (!sol.compatible(o, r)) continue;
+    const v = r.vehicle;
+    const reload = p.vMaxTrips[v] > 1 ? p.vReloadFirst[v] : -1;
+    const noTripLeft = reload >= 0 && sol.spareReload(r) < 0;
     for (let pos = 0; pos <= r.size; pos++) {
       probe.prefix(r, pos).order(o).finishSuffix(r, pos + 1);
       violations(p, probe, set);
       if (set.size === 0) continue; // feasible: only reachable if the search stopped early
-      cand.push({ delta: probe.cost - r.cost, v: ORDER.filter((x) => set.has(x)) });
+      let delta = probe.cost - r.cost;
+      if (reload >= 0 && set.has('capacity')) {
+        // the trip is full: what blocks going back to load next to the order?
+        let best: Violation[] | null = null;
+        for (const before of [true, false]) {
+          if (before) probe.prefix(r, pos).order(reload).order(o).finishSuffix(r, pos + 1);
+          else probe.prefix(r, pos).order(o).order(reload).finishSuffix(r, pos + 1);
+          violations(p, probe, withReload);
+          if (withReload.size === 0 && noTripLeft) withReload.add('capacity');
+          if (withReload.size === 0) continue; // feasible: only if the search stopped early
+          const list = ORDER.filter((x) => withReload.has(x));
+          // a reload that leaves a trip overloaded is in the wrong place: prefer one that fixes it
+          const rank = (l: Violation[]) => (l.includes('capacity') ? 100 : 0) + l.length;
+          if (best === null || rank(list) < rank(best)) {
+            best = list;
+            delta = probe.cost - r.cost;
+          }
+        }
+        if (best !== null) {
+          cand.push({ delta, v: best });
+          continue;
+        }
+      }
+      cand.push({ delta, v: ORDER.filter((x) => set.has(x)) });
     }
   }
   cand.sort((a, b) => a.delta - b.delta);

@@ -1,5 +1,5 @@
 /** Turns the search solution into the public, immutable SolveResult. */
-import type { RouteResult, SolveResult, StopResult, UnassignedReason } from '../model/input.js';
+import type { ReloadResult, RouteResult, SolveResult, StopResult, UnassignedReason } from '../model/input.js';
 import type { Problem } from '../model/problem.js';
 import type { SearchSolution } from '../route/search-solution.js';
 
@@ -7,21 +7,47 @@ export function exportRoutes(p: Problem, sol: SearchSolution): RouteResult[] {
   const n = p.nLoc;
   const out: RouteResult[] = [];
   for (const r of sol.routes) {
-    if (r.size === 0) continue;
+    if (r.nOrd === 0) continue;
     const v = r.vehicle;
     // The earliest start that achieves the route's minimal duration: no needless waiting.
     const start = r.fE[r.size + 1];
     let t = start;
     let prev = p.vStartLoc[v];
     let dist = 0;
-    let remW = r.weight;
-    let remV = r.volume;
+    // with trips, what is on board is the load of the current trip (up to the next reload)
+    const tripLoad = (from: number): [number, number] => {
+      let w = 0;
+      let vol = 0;
+      for (let i = from; i <= r.size && r.ord[i] < p.nOrders; i++) {
+        w += p.oW[r.ord[i]];
+        vol += p.oV[r.ord[i]];
+      }
+      return [w, vol];
+    };
+    let [remW, remV] = r.reloads > 0 ? tripLoad(1) : [r.weight, r.volume];
     const stops: StopResult[] = [];
+    const reloads: ReloadResult[] = [];
     for (let i = 1; i <= r.size; i++) {
       const o = r.ord[i];
       const L = p.oLoc[o];
       const arrival = t + p.dur[prev * n + L];
       dist += p.dist[prev * n + L];
+      if (o >= p.nOrders) {
+        [remW, remV] = tripLoad(i + 1);
+        const departure = arrival + p.oService[o];
+        reloads.push({
+          depotId: p.input.vehicles[v].startDepot,
+          location: L,
+          after: stops.length,
+          arrival,
+          departure,
+          load: { weight: clean(remW), volume: clean(remV) },
+          distance: dist,
+        });
+        t = departure;
+        prev = L;
+        continue;
+      }
       const begin = Math.max(arrival, p.oEarly[o]);
       const departure = begin + p.oService[o];
       remW -= p.oW[o];
@@ -40,7 +66,7 @@ export function exportRoutes(p: Problem, sol: SearchSolution): RouteResult[] {
     }
     const end = t + p.dur[prev * n + p.vEndLoc[v]];
     dist += p.dist[prev * n + p.vEndLoc[v]];
-    out.push({
+    const route: RouteResult = {
       vehicleId: p.vehicleIds[v],
       start,
       end,
@@ -48,7 +74,9 @@ export function exportRoutes(p: Problem, sol: SearchSolution): RouteResult[] {
       distance: dist,
       duration: end - start,
       load: { weight: r.weight, volume: r.volume },
-    });
+    };
+    if (reloads.length > 0) route.reloads = reloads;
+    out.push(route);
   }
   return out;
 }

@@ -51,16 +51,20 @@ function warmStart(p: Problem, sol: SearchSolution, routes: NonNullable<SolveOpt
     const v = vehicleIndex.get(r.vehicleId);
     if (v === undefined || sol.routes[v].size > 0) continue;
     const orders: number[] = [];
-    for (const id of r.orderIds) {
+    // reload nodes of the vehicle, placed after the given number of the listed orders
+    const reloadsAfter = p.vMaxTrips[v] > 1 ? (r.reloadsAfter ?? []).slice(0, p.vMaxTrips[v] - 1) : [];
+    let nextReload = p.vReloadFirst[v];
+    r.orderIds.forEach((id, k) => {
+      for (const after of reloadsAfter) if (after === k && orders.length > 0) orders.push(nextReload++);
       const o = orderIndex.get(id);
       if (o !== undefined && placed[o] === 0) orders.push(o);
-    }
+    });
     const route = sol.routes[v];
     sol.setRoute(route, orders);
     let compatible = true;
     for (const o of orders) if (!sol.compatible(o, route)) compatible = false;
     if (!compatible || !route.feasible()) sol.setRoute(route, []);
-    else for (const o of orders) placed[o] = 1;
+    else for (const o of orders) if (o < p.nOrders) placed[o] = 1;
   }
   const left: number[] = [];
   for (let o = 0; o < p.nOrders; o++) if (placed[o] === 0) left.push(o);
@@ -112,9 +116,11 @@ export function solveProblem(p: Problem, options: SolveOptions, stop: Stop): Sol
   if (neighbours === undefined) neighbourCache.set(p, (neighbours = buildNeighbours(p)));
   if (options.initialRoutes) regretInsert(sol, warmStart(p, sol, options.initialRoutes), probe);
   else constructStart(sol, probe, neighbours, rng, stop);
+  sol.tidyAllReloads(probe);
   improve(sol, { neighbours, rng, stop, objective: options.objective ?? 'distance' });
   // Anything still out gets one last chance, then a reason.
   const still = regretInsert(sol, sol.unassigned(), probe);
+  sol.tidyAllReloads(probe);
   const reasons = still.sort((a, b) => a - b).map((o) => ({ orderId: p.orderIds[o], reason: unassignedReason(sol, o, probe) }));
   return buildResult(p, sol, reasons, { elapsedMs: stop.elapsed(), iterations: stop.iterations });
 }

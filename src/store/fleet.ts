@@ -34,11 +34,12 @@ function toVehicle(row: VehicleRow): Vehicle {
 export class VehicleRepository {
   constructor(private readonly db: Db) {}
 
-  create(input: Omit<Vehicle, 'id' | 'created_at'>, now: string): Vehicle {
+  /** `max_trips` and `reload_min` default to 1 and 15 (the migration's defaults). */
+  create(input: Omit<Vehicle, 'id' | 'created_at' | 'max_trips' | 'reload_min'> & Partial<Pick<Vehicle, 'max_trips' | 'reload_min'>>, now: string): Vehicle {
     const info = prepare(this.db, 
         `INSERT INTO vehicles (company_id, warehouse_id, name, capacity_kg, capacity_m3, shift_start, shift_end,
-           max_distance_km, max_duration_min, max_orders, features, active, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           max_distance_km, max_duration_min, max_orders, features, active, created_at, max_trips, reload_min)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         input.company_id,
@@ -54,6 +55,8 @@ export class VehicleRepository {
         JSON.stringify(input.features),
         input.active ? 1 : 0,
         now,
+        input.max_trips ?? 1,
+        input.reload_min ?? 15,
       );
     return this.get(input.company_id, Number(info.lastInsertRowid))!;
   }

@@ -208,4 +208,12 @@ export const migrations: Migration[] = [
       ALTER TABLE geocode_queue ADD COLUMN lease_until TEXT;
     `,
   },
+  {
+    version: 107,
+    name: 'vehicles: trips per shift and reload minutes (mid_depot stops between trips)',
+    sql: `
+      ALTER TABLE vehicles ADD COLUMN max_trips INTEGER NOT NULL DEFAULT 1;
+      ALTER TABLE vehicles ADD COLUMN reload_min INTEGER NOT NULL DEFAULT 15;
+    `,
+  },
 ];

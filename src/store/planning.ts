@@ -158,6 +158,8 @@ interface VehicleRow {
   max_duration_min: number | null;
   max_orders: number | null;
   features: string;
+  max_trips: number;
+  reload_min: number;
 }
 
 const jobFromRow = (r: JobRow): JobRecord => ({
@@ -203,6 +205,8 @@ const vehicleFromRow = (r: VehicleRow): PlanningVehicle => ({
   maxDurationMin: r.max_duration_min,
   maxOrders: r.max_orders,
   features: JSON.parse(r.features) as string[],
+  maxTrips: r.max_trips,
+  reloadMin: r.reload_min,
 });
 
 /** `IN (?, ?, ...)` for a list; SQLite's limit on parameters is far above 500. */

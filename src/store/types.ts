@@ -59,6 +59,9 @@ export interface Vehicle {
   max_duration_min: number | null;
   max_orders: number | null;
   features: string[];
+  /** Trips per shift (1: no reload); between two, a mid_depot stop of reload_min minutes. */
+  max_trips: number;
+  reload_min: number;
   active: boolean;
   created_at: string;
 }

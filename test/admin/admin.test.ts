@@ -42,10 +42,13 @@ describe('admin CLI', () => {
       '--shift', '08:00-18:00', '--max-distance-km', '250', '--max-duration-min', '600', '--max-orders', '40', '--features', 'fridge,lift');
     expect(v.json).toEqual({
       id: 1, company_id: 1, warehouse_id: 1, name: 'Van 1', capacity_kg: 800, capacity_m3: 6.5, shift: '08:00-18:00',
-      max_distance_km: 250, max_duration_min: 600, max_orders: 40, features: ['fridge', 'lift'], active: true,
+      max_distance_km: 250, max_duration_min: 600, max_orders: 40, features: ['fridge', 'lift'], max_trips: 1, reload_min: 15, active: true,
     });
     const inactive = admin('vehicle', 'create', '--company', '1', '--name', 'Old', '--warehouse', '1', '--capacity-kg', '100', '--capacity-m3', '1', '--inactive');
     expect(inactive.json).toMatchObject({ active: false, shift: null, max_orders: null, features: [] });
+    const reloading = admin('vehicle', 'create', '--company', '1', '--name', 'City van', '--warehouse', '1', '--capacity-kg', '600', '--capacity-m3', '4',
+      '--max-trips', '3', '--reload-min', '20');
+    expect(reloading.json).toMatchObject({ name: 'City van', max_trips: 3, reload_min: 20 });
 
     const hook = admin('webhook', 'create', '--company', '1', '--url', 'http://127.0.0.1:9999/hook', '--events', 'planning_job.finished,order.status_changed');
     expect(hook.json).toMatchObject({ id: 1, url: 'http://127.0.0.1:9999/hook', events: ['planning_job.finished', 'order.status_changed'] });
@@ -61,6 +64,7 @@ describe('admin CLI', () => {
       const row = store.db.prepare('SELECT key_hash FROM api_keys WHERE id = 1').get() as { key_hash: Buffer };
       expect(row.key_hash.toString('utf8')).not.toContain(key.json.key);
       expect(store.vehicles.get(1, 1)?.features).toEqual(['fridge', 'lift']);
+      expect(store.vehicles.get(1, reloading.json.id)).toMatchObject({ max_trips: 3, reload_min: 20 });
     } finally {
       store.close();
     }
@@ -118,6 +122,9 @@ describe('admin CLI', () => {
     expectUsage(admin(), /missing command/);
     expectUsage(admin('company', 'create', '--name', 'X', '--bogus', '1'), /Unknown option '--bogus'/);
     expectUsage(admin('key', 'create', '--company', '99', '--scopes', 'orders:read'), /no company 99/);
+    const van = ['vehicle', 'create', '--company', '1', '--name', 'V', '--warehouse', '1', '--capacity-kg', '1', '--capacity-m3', '1'];
+    expectUsage(admin(...van, '--max-trips', '0'), /--max-trips: must be at least 1/);
+    expectUsage(admin(...van, '--reload-min', 'soon'), /--reload-min: not an integer: 'soon'/);
   });
 
   it('refuses every kind of bad argument with a UsageError that names it', async () => {
@@ -146,6 +153,11 @@ describe('admin CLI', () => {
     await bad(/--shift: the end must be later/, ...base, '--warehouse', '1', '--shift', '18:00-08:00');
     await bad(/--shift: expected HH:MM-HH:MM/, ...base, '--warehouse', '1', '--shift', '8-18');
     await bad(/--max-orders: must be at least 1/, ...base, '--warehouse', '1', '--max-orders', '0');
+    await bad(/--max-trips: must be at least 1/, ...base, '--warehouse', '1', '--max-trips', '0');
+    await bad(/--max-trips: must be at most 50/, ...base, '--warehouse', '1', '--max-trips', '51');
+    await bad(/--max-trips: not an integer: '2.5'/, ...base, '--warehouse', '1', '--max-trips', '2.5');
+    await bad(/--reload-min: not an integer: '-5'/, ...base, '--warehouse', '1', '--reload-min', '-5');
+    await bad(/--reload-min: must be at most 1440/, ...base, '--warehouse', '1', '--reload-min', '2000');
     await bad(/--capacity-kg: not a number/, 'vehicle', 'create', '--company', '1', '--name', 'V', '--warehouse', '1', '--capacity-kg', 'lots', '--capacity-m3', '1');
     await bad(/must be http or https/, 'webhook', 'create', '--company', '1', '--url', 'ftp://x', '--events', 'order.status_changed');
     await bad(/not a URL/, 'webhook', 'create', '--company', '1', '--url', 'nope', '--events', 'order.status_changed');

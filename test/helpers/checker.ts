@@ -2,6 +2,11 @@
  * An independent feasibility checker. It recomputes everything from the raw ProblemInput and the
  * reported SolveResult and imports nothing from the solver: its own matrix arithmetic, its own
  * schedule simulation. Returns a list of problems found (empty when the solution is valid).
+ *
+ * Trips: a route's `reloads` split its stops into trips. Each reload is at the vehicle's start
+ * depot, after at least one order of its trip and before at least one of the next (no empty
+ * trip), lasts the vehicle's reload time, and there are at most maxTrips - 1 of them. The load
+ * holds per trip (it resets at each reload) and each stop reports what is left of its own trip.
  */
 import turfDistance from '@turf/distance';
 import type { ProblemInput, SolveResult } from '../../src/model/input.js';
@@ -67,12 +72,54 @@ export function checkSolution(p: ProblemInput, r: SolveResult): string[] {
     let vol = 0;
     for (const s of route.stops) w += orders.get(s.orderId)?.weight ?? 0;
     for (const s of route.stops) vol += orders.get(s.orderId)?.volume ?? 0;
-    if (w > v.capacity.weight + TOL) errs.push(`${where}: weight ${w} > capacity ${v.capacity.weight}`);
-    if (vol > v.capacity.volume + TOL) errs.push(`${where}: volume ${vol} > capacity ${v.capacity.volume}`);
     if (!near(route.load.weight, w) || !near(route.load.volume, vol)) errs.push(`${where}: reported load differs`);
-    let remW = w;
-    let remV = vol;
-    for (const s of route.stops) {
+    // trips: the stop indexes where each trip starts
+    const reloads = route.reloads ?? [];
+    if (route.reloads !== undefined && reloads.length === 0) errs.push(`${where}: empty reloads list reported`);
+    if (reloads.length > (v.maxTrips ?? 1) - 1) errs.push(`${where}: ${reloads.length + 1} trips > maxTrips ${v.maxTrips ?? 1}`);
+    const cuts = [0, ...reloads.map((x) => x.after), route.stops.length];
+    for (let k = 1; k < cuts.length; k++)
+      if (!Number.isInteger(cuts[k]) || cuts[k] <= cuts[k - 1]) errs.push(`${where}: trip ${k} is empty or out of order (reload after ${cuts[k]} stops)`);
+    const tripLoads = cuts.slice(1).map((end, k) => {
+      let tw = 0;
+      let tv = 0;
+      for (const s of route.stops.slice(cuts[k], end)) {
+        tw += orders.get(s.orderId)?.weight ?? 0;
+        tv += orders.get(s.orderId)?.volume ?? 0;
+      }
+      return [tw, tv];
+    });
+    tripLoads.forEach(([tw, tv], k) => {
+      const trip = reloads.length > 0 ? ` (trip ${k + 1})` : '';
+      if (tw > v.capacity.weight + TOL) errs.push(`${where}: weight ${tw} > capacity ${v.capacity.weight}${trip}`);
+      if (tv > v.capacity.volume + TOL) errs.push(`${where}: volume ${tv} > capacity ${v.capacity.volume}${trip}`);
+    });
+    let [remW, remV] = tripLoads[0] ?? [0, 0];
+    const startLoc = depots.get(v.startDepot)!;
+    let trip = 0;
+    for (const [si, s] of route.stops.entries()) {
+      if (trip < reloads.length && reloads[trip].after === si) {
+        // back to the start depot to load the next trip
+        const x = reloads[trip];
+        const a = arc(loc, startLoc);
+        if (!a) {
+          errs.push(`${where}: no road from ${loc} back to the depot for reload ${trip + 1}`);
+          return;
+        }
+        if (x.depotId !== v.startDepot || x.location !== startLoc) errs.push(`${where}: reload ${trip + 1} not at the start depot`);
+        if (!near(remW, 0) || !near(remV, 0)) errs.push(`${where}: reload ${trip + 1} with load still on board`);
+        dist += a.d;
+        const arrival = t + a.t;
+        const departure = arrival + (v.reloadTime ?? 0);
+        trip++;
+        [remW, remV] = tripLoads[trip];
+        if (!near(x.arrival, arrival) || !near(x.departure, departure))
+          errs.push(`${where}: reload ${trip} times reported ${x.arrival}/${x.departure}, recomputed ${arrival}/${departure}`);
+        if (!near(x.distance, dist)) errs.push(`${where}: reload ${trip} distance reported ${x.distance}, recomputed ${dist}`);
+        if (!near(x.load.weight, remW) || !near(x.load.volume, remV)) errs.push(`${where}: reload ${trip} load reported wrong`);
+        t = departure;
+        loc = startLoc;
+      }
       const o = orders.get(s.orderId);
       if (!o) {
         errs.push(`${where}: unknown order ${s.orderId}`);

@@ -199,6 +199,10 @@ export function describePlanningStoreContract(name: string, makeFixture: () => M
       expect(got).toMatchObject({ name: 'Van', active: true, warehouseId: warehouse.id, capacityKg: 800, capacityM3: 6, shift: '08:00-18:00', maxDistanceKm: 150, maxDurationMin: 480, maxOrders: 30, features: ['fridge'] });
       expect((await s.getVehiclesByIds(company.id, [v2.id]))[0]).toMatchObject({ active: false, shift: null, maxDistanceKm: null, maxDurationMin: null, maxOrders: null, features: [] });
       expect((await s.listActiveVehicles(company.id)).map((v) => v.id)).toEqual([v1.id]);
+      // trips: stored and read back (a vehicle stored without them makes one trip)
+      const v3 = await vehicle({ active: false, maxTrips: 3, reloadMin: 20 });
+      expect((await s.getVehiclesByIds(company.id, [v3.id]))[0]).toMatchObject({ maxTrips: 3, reloadMin: 20 });
+      expect([undefined, 1]).toContain((await s.getVehiclesByIds(company.id, [v1.id]))[0]!.maxTrips);
       expect(await s.getWarehousesByIds(company.id, [warehouse.id, 999_999])).toEqual([warehouse]);
       expect(await s.getWarehousesByIds(other.id, [warehouse.id])).toEqual([]);
       expect(await s.vehicleIdsWithRouteOn(company.id, '2026-12-01')).toEqual([]);

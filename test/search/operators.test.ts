@@ -32,7 +32,23 @@ const cases: Array<{ name: string; input: ProblemInput; objective: Objective; pe
   { name: 'duration objective', input: randomProblem({ orders: 30, vehicles: 6, seed: 14, windows: true }), objective: 'duration' },
   { name: 'vehicles objective', input: randomProblem({ orders: 30, vehicles: 6, seed: 15, windows: true }), objective: 'vehicles' },
   { name: 'penalised (infeasible search)', input: randomProblem({ orders: 40, vehicles: 5, seed: 16, windows: true, limits: true }), objective: 'distance', penalised: true },
+  { name: 'trips', input: withTrips(randomProblem({ orders: 40, vehicles: 4, seed: 17, capacity: 60, windows: true }), 3), objective: 'distance' },
+  { name: 'trips, all constraints', input: withTrips(randomProblem({ orders: 40, vehicles: 4, seed: 18, capacity: 60, features: true, limits: true }), 4), objective: 'duration' },
+  { name: 'trips, penalised', input: withTrips(randomProblem({ orders: 40, vehicles: 3, seed: 19, capacity: 60, windows: true }), 3), objective: 'distance', penalised: true },
 ];
+
+/** Vehicles that may reload (the regret start puts reload nodes in where trips overflow). */
+function withTrips(input: ProblemInput, maxTrips: number): ProblemInput {
+  for (const v of input.vehicles) {
+    v.maxTrips = maxTrips;
+    v.reloadTime = 10;
+    v.shift = [0, 3000];
+    if (v.maxDistance !== undefined) v.maxDistance = 1500;
+    if (v.maxDuration !== undefined) v.maxDuration = 2500;
+    if (v.maxOrders !== undefined) v.maxOrders = 30;
+  }
+  return input;
+}
 
 describe.each(operators.map((op) => [op.name, op] as const))('operator %s', (_name, op) => {
   for (const c of cases) {
@@ -50,6 +66,7 @@ describe.each(operators.map((op) => [op.name, op] as const))('operator %s', (_na
         costs.penaltyLoad = 3;
         for (const r of sol.routes) r.recost();
       }
+      if (p.hasReloads) expect(sol.routes.some((r) => r.reloads > 0)).toBe(true); // trips are exercised
       let applied = 0;
       let evaluated = 0;
       for (let t = 0; t < 3000 && applied < 60; t++) {
@@ -82,7 +99,8 @@ describe.each(operators.map((op) => [op.name, op] as const))('operator %s', (_na
       expect(evaluated).toBeGreaterThan(0);
       // SWAP* only tries the few distance-best exchanges of a route pair; under tight windows
       // and the duration objective none of them may be feasible in this random sample
-      if (!(op.name === 'swap-star' && c.objective === 'duration')) expect(applied).toBeGreaterThan(0);
+      // (nor, with trips, when the routes' reload nodes pin the exchanges)
+      if (!(op.name === 'swap-star' && (c.objective === 'duration' || p.hasReloads))) expect(applied).toBeGreaterThan(0);
       if (!c.penalised) expect(checkSolution(c.input, resultOf(c.input, sol))).toEqual([]);
       else expect(sol.feasible()).toBe(false); // the suite did walk through infeasible space
     });

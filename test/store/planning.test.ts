@@ -35,9 +35,9 @@ describePlanningStoreContract('SqlitePlanningStore', () => {
       const [start, end] = v.shift ? v.shift.split('-') : [null, null];
       const id = insert(
         `INSERT INTO vehicles (company_id, warehouse_id, name, capacity_kg, capacity_m3, shift_start, shift_end, max_distance_km,
-           max_duration_min, max_orders, features, active, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           max_duration_min, max_orders, features, active, created_at, max_trips, reload_min) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         v.companyId, v.warehouseId, v.name, v.capacityKg, v.capacityM3, start, end, v.maxDistanceKm, v.maxDurationMin, v.maxOrders,
-        JSON.stringify(v.features), v.active ? 1 : 0, now,
+        JSON.stringify(v.features), v.active ? 1 : 0, now, v.maxTrips ?? 1, v.reloadMin ?? 15,
       );
       return { ...v, id };
     },

@@ -43,8 +43,8 @@ export class CrossExchange extends BaseOperator {
     const dw = s.cumW[je] - s.cumW[j - 1] - (r.cumW[ie] - r.cumW[i - 1]);
     const dv = s.cumV[je] - s.cumV[j - 1] - (r.cumV[ie] - r.cumV[i - 1]);
     if (!sol.costs.penalised) {
-      if (r.weight + dw > p.vCapW[r.vehicle] + EPS || r.volume + dv > p.vCapV[r.vehicle] + EPS) return Infinity;
-      if (s.weight - dw > p.vCapW[s.vehicle] + EPS || s.volume - dv > p.vCapV[s.vehicle] + EPS) return Infinity;
+      if (r.weight + dw > p.vPreW[r.vehicle] + EPS || r.volume + dv > p.vPreV[r.vehicle] + EPS) return Infinity;
+      if (s.weight - dw > p.vPreW[s.vehicle] + EPS || s.volume - dv > p.vPreV[s.vehicle] + EPS) return Infinity;
     }
     this.probes(sol);
     const a = this.a;

@@ -29,8 +29,8 @@ export function evalMoveSegment(
     const v = s.vehicle;
     const w = r.cumW[j] - r.cumW[i - 1];
     const vol = r.cumV[j] - r.cumV[i - 1];
-    if (!sol.costs.penalised && (s.weight + w > p.vCapW[v] + EPS || s.volume + vol > p.vCapV[v] + EPS)) return Infinity;
-    if (s.size + len > p.vMaxOrders[v]) return Infinity;
+    if (!sol.costs.penalised && (s.weight + w > p.vPreW[v] + EPS || s.volume + vol > p.vPreV[v] + EPS)) return Infinity;
+    if (s.nOrd + len - (p.hasReloads ? r.cumR[j] - r.cumR[i - 1] : 0) > p.vMaxOrders[v]) return Infinity;
     b.prefix(s, q).range(r, i, j).finishSuffix(s, q + 1);
     if (!b.feasible) return Infinity;
     a.prefix(r, i - 1).finishSuffix(r, j + 1);

@@ -123,7 +123,7 @@ export class SwapStar extends BaseOperator {
       const ou = r.ord[i];
       for (let j = 1; j <= s.size; j++) {
         const ov = s.ord[j];
-        if (p.hasRequirements && (!sol.compatible(ou, s) || !sol.compatible(ov, r))) continue;
+        if ((p.hasRequirements || p.hasReloads) && (!sol.compatible(ou, s) || !sol.compatible(ov, r))) continue;
         const Lv = s.loc[j];
         const remV = D[s.loc[j - 1] * n + s.loc[j + 1]] - D[s.loc[j - 1] * n + Lv] - D[Lv * n + s.loc[j + 1]];
         const insU = this.bestInsert(sol, tu, Lu, s, j);

@@ -27,8 +27,8 @@ export class Swap extends BaseOperator {
       const dw = p.oW[v] - p.oW[u];
       const dv = p.oV[v] - p.oV[u];
       if (!sol.costs.penalised) {
-        if (r.weight + dw > p.vCapW[r.vehicle] + 1e-6 || r.volume + dv > p.vCapV[r.vehicle] + 1e-6) return Infinity;
-        if (s.weight - dw > p.vCapW[s.vehicle] + 1e-6 || s.volume - dv > p.vCapV[s.vehicle] + 1e-6) return Infinity;
+        if (r.weight + dw > p.vPreW[r.vehicle] + 1e-6 || r.volume + dv > p.vPreV[r.vehicle] + 1e-6) return Infinity;
+        if (s.weight - dw > p.vPreW[s.vehicle] + 1e-6 || s.volume - dv > p.vPreV[s.vehicle] + 1e-6) return Infinity;
       }
       a.prefix(r, i - 1).order(v).finishSuffix(r, i + 1);
       if (!a.feasible) return Infinity;
