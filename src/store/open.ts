@@ -3,14 +3,14 @@
  * SQLite file path (the default, embedded). Both are created and migrated on open.
  */
 import type { StorePort } from './port.js';
+import { isPostgresUrl } from './postgres/db.js';
+import { PgStore } from './postgres/store.js';
 import { portOf } from './sqlite-port.js';
 import { Store } from './store.js';
 
-export function isPostgresUrl(location: string): boolean {
-  return location.startsWith('postgres://') || location.startsWith('postgresql://');
-}
+export { isPostgresUrl };
 
 export async function openStore(location: string): Promise<StorePort> {
-  if (isPostgresUrl(location)) throw new Error('PostgreSQL storage is not part of this build yet');
+  if (isPostgresUrl(location)) return PgStore.open(location);
   return portOf(Store.open(location));
 }

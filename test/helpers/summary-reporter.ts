@@ -1,11 +1,20 @@
 import type { Reporter, TestModule } from 'vitest/node';
+import { probePostgres } from './postgres-probe.js';
 
 /**
  * Prints one plain closing line, `vitest: N passed, N failed[, N skipped]`, after the run, so
  * that any reader of the log (CI included) sees the count without parsing vitest's own summary.
+ * When the PostgreSQL suites were skipped for want of a server, the line says so:
+ * `vitest: N passed, N failed, N skipped (PostgreSQL suites skipped: no PostgreSQL at URL ...)`.
  */
 export default class SummaryReporter implements Reporter {
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
+  private postgres: Promise<{ available: boolean; reason: string }> | undefined;
+
+  onInit(): void {
+    this.postgres = probePostgres();
+  }
+
+  async onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): Promise<void> {
     let passed = 0;
     let failed = unhandledErrors.length;
     let skipped = 0;
@@ -19,6 +28,9 @@ export default class SummaryReporter implements Reporter {
       }
     }
     const tail = skipped > 0 ? `, ${skipped} skipped` : '';
-    process.stdout.write(`\nvitest: ${passed} passed, ${failed} failed${tail}\n`);
+    const pg = await (this.postgres ?? probePostgres());
+    const ranPostgres = testModules.some((m) => /postgres/i.test(m.moduleId));
+    const note = !pg.available && ranPostgres ? ` (PostgreSQL suites ${pg.reason})` : '';
+    process.stdout.write(`\nvitest: ${passed} passed, ${failed} failed${tail}${note}\n`);
   }
 }

@@ -1,0 +1,486 @@
+/**
+ * The planning job layer's port (src/jobs/ports.ts) on PostgreSQL: the answers of
+ * SqlitePlanningStore (src/store/planning.ts), safe with any number of processes on one database.
+ *
+ * - claimJob is ONE statement: the next claimable job (a running one whose lease ran out first,
+ *   then the company whose last claim is oldest via planning_turns, then FIFO) is locked
+ *   FOR UPDATE SKIP LOCKED and leased; two processes claiming at once get two different jobs.
+ *   Turns come from a sequence, so they ascend across processes without a read of MAX(turn).
+ * - Every status write by a lease holder (updateJob with owner, renewLease, releaseJob) checks the
+ *   lease in the same UPDATE's WHERE; commitPlan locks the job row (FOR UPDATE) and checks it first.
+ * - createJob takes the company's advisory lock (locks.ts) for the count of unfinished jobs, the
+ *   Idempotency-Key lookup and the insert: the cap and the key hold across processes.
+ * - commitPlan is one transaction: the job row, the company's routes lock (the busy-vehicle check
+ *   and the dispatch API's assignment cannot interleave), the orders locked FOR UPDATE and checked
+ *   still new, routes and stops inserted, orders in_route with history, the job done; and the
+ *   publish hook (below) writes the webhook rows in that same transaction.
+ *
+ * The publish hook (setPublisher, or PgStore.open's `publish`): called inside commitPlan's
+ * transaction (each order change as `order.status_changed`, then `planning_job.finished` with the
+ * job's view) and inside a failed job's updateJob, with the transaction's repositories, as
+ * OutboxPlanningStore does on SQLite. If it throws, nothing of the commit is written.
+ */
+import type {
+  Company,
+  JobInput,
+  JobRecord,
+  JobResult,
+  JobStatus,
+  NewRoute,
+  OrderStatus,
+  OrderStatusChange,
+  PlanCommit,
+  PlanningOrder,
+  PlanningStore,
+  PlanningVehicle,
+  Warehouse,
+} from '../../jobs/ports.js';
+import {
+  IDEMPOTENCY_WINDOW_MS,
+  IdempotencyKeyReusedError,
+  IdempotentReplayError,
+  LeaseLostError,
+  OrdersNotNewError,
+  TooManyJobsError,
+  VehicleBusyError,
+  type IdempotencyKey,
+} from '../../jobs/ports.js';
+import { toJobView } from '../../jobs/view.js';
+import type { Repositories } from '../port.js';
+import type { Conn } from './db.js';
+import { lockAll, lockKey } from './locks.js';
+import { safeIds } from './util.js';
+
+export type PlanningEvent = 'planning_job.finished' | 'order.status_changed';
+/** Writes an event's webhook deliveries with the transaction's repositories (tx.webhooks, tx.outbox). */
+export type PlanningPublisher = (tx: Repositories, companyId: number, event: PlanningEvent, data: unknown) => Promise<void>;
+
+interface JobRow {
+  id: number;
+  company_id: number;
+  status: JobStatus;
+  input: string;
+  result: string | null;
+  error: string;
+  created_at: string;
+  updated_at: string;
+  attempts: number;
+  lease_owner: string | null;
+}
+
+interface OrderRow {
+  id: number;
+  company_id: number;
+  external_id: string | null;
+  status: OrderStatus;
+  address: string;
+  lat_e6: number | null;
+  lon_e6: number | null;
+  weight_g: number;
+  volume_l: number;
+  service_time: number;
+  time_window_start: string | null;
+  time_window_end: string | null;
+  delivery_date: string;
+  required_features: string;
+  updated_at: string;
+}
+
+interface VehicleRow {
+  id: number;
+  company_id: number;
+  name: string;
+  active: boolean;
+  warehouse_id: number;
+  capacity_kg: number;
+  capacity_m3: number;
+  shift_start: string | null;
+  shift_end: string | null;
+  max_distance_km: number | null;
+  max_duration_min: number | null;
+  max_orders: number | null;
+  features: string;
+  max_trips: number;
+  reload_min: number;
+}
+
+const jobFromRow = (r: JobRow): JobRecord => ({
+  id: r.id,
+  companyId: r.company_id,
+  status: r.status,
+  input: JSON.parse(r.input) as JobInput,
+  result: r.result === null ? null : (JSON.parse(r.result) as JobResult),
+  error: r.error,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  attempts: r.attempts,
+});
+
+const orderFromRow = (r: OrderRow): PlanningOrder => ({
+  id: r.id,
+  companyId: r.company_id,
+  externalId: r.external_id,
+  status: r.status,
+  address: r.address,
+  lat: r.lat_e6 === null ? null : r.lat_e6 / 1e6,
+  lon: r.lon_e6 === null ? null : r.lon_e6 / 1e6,
+  weightKg: r.weight_g / 1000,
+  volumeM3: r.volume_l / 1000,
+  serviceTimeMin: r.service_time,
+  timeWindowStart: r.time_window_start,
+  timeWindowEnd: r.time_window_end,
+  deliveryDate: r.delivery_date,
+  requiredFeatures: JSON.parse(r.required_features) as string[],
+  updatedAt: r.updated_at,
+});
+
+const vehicleFromRow = (r: VehicleRow): PlanningVehicle => ({
+  id: r.id,
+  companyId: r.company_id,
+  name: r.name,
+  active: r.active,
+  warehouseId: r.warehouse_id,
+  capacityKg: r.capacity_kg,
+  capacityM3: r.capacity_m3,
+  shift: r.shift_start !== null && r.shift_end !== null ? `${r.shift_start}-${r.shift_end}` : null,
+  maxDistanceKm: r.max_distance_km,
+  maxDurationMin: r.max_duration_min,
+  maxOrders: r.max_orders,
+  features: JSON.parse(r.features) as string[],
+  maxTrips: r.max_trips,
+  reloadMin: r.reload_min,
+});
+
+/** Unfinished jobs are bounded by the per-company cap times the companies; this bounds the read anyway. */
+const MAX_UNFINISHED = 100_000;
+/** Ids one lookup may carry (a planning request names at most a few thousand orders). */
+const MAX_IDS = 100_000;
+
+function bounded<T>(list: readonly T[]): readonly T[] {
+  if (list.length > MAX_IDS) throw new RangeError(`at most ${MAX_IDS} ids in one lookup`);
+  return list;
+}
+
+export class PgPlanningStore implements PlanningStore {
+  private publisher: PlanningPublisher | undefined;
+
+  constructor(
+    private readonly db: Conn,
+    /** The repositories bound to a transaction (for the publish hook). */
+    private readonly repositoriesOf: (tx: Conn) => Repositories,
+    publish?: PlanningPublisher,
+  ) {
+    this.publisher = publish;
+  }
+
+  /** Idempotency-Keys recorded before `before` (ISO), removed in batches of `batch`; how many. */
+  async pruneIdempotencyKeys(before: string, batch = 5_000): Promise<number> {
+    let removed = 0;
+    for (;;) {
+      const n = await this.db.run(
+        `DELETE FROM idempotency_keys WHERE (company_id, key) IN (
+           SELECT company_id, key FROM idempotency_keys WHERE created_at < $1 ORDER BY created_at LIMIT $2)`,
+        [before, batch],
+      );
+      removed += n;
+      if (n < batch) return removed;
+    }
+  }
+
+  /** Sets (or clears) the hook that writes the job layer's webhooks inside its transactions. */
+  setPublisher(publish: PlanningPublisher | undefined): void {
+    this.publisher = publish;
+  }
+
+  async createJob(companyId: number, input: JobInput, at: string, maxUnfinished?: number, idempotency?: IdempotencyKey): Promise<JobRecord> {
+    return this.db.atomic(async (tx) => {
+      await lockAll(tx, [lockKey.planningJobs(companyId)]);
+      if (idempotency) {
+        const since = new Date(Date.parse(at) - IDEMPOTENCY_WINDOW_MS).toISOString();
+        const used = await this.findIdempotentOn(tx, companyId, idempotency.key, since);
+        if (used) throw used.fingerprint === idempotency.fingerprint ? new IdempotentReplayError(used.jobId) : new IdempotencyKeyReusedError();
+        await tx.run('DELETE FROM idempotency_keys WHERE company_id = $1 AND key = $2', [companyId, idempotency.key]);
+      }
+      if (maxUnfinished !== undefined) {
+        const { n } = (await tx.one<{ n: number }>(
+          `SELECT COUNT(*) AS n FROM planning_jobs WHERE company_id = $1 AND status IN ('queued', 'running')`,
+          [companyId],
+        ))!;
+        if (n >= maxUnfinished) throw new TooManyJobsError(maxUnfinished);
+      }
+      const row = (await tx.one<JobRow>(
+        `INSERT INTO planning_jobs (company_id, status, input, created_at, updated_at) VALUES ($1, 'queued', $2, $3, $3) RETURNING *`,
+        [companyId, JSON.stringify(input), at],
+      ))!;
+      if (idempotency) {
+        await tx.run('INSERT INTO idempotency_keys (company_id, key, fingerprint, job_id, created_at) VALUES ($1, $2, $3, $4, $5)', [
+          companyId,
+          idempotency.key,
+          idempotency.fingerprint,
+          row.id,
+          at,
+        ]);
+      }
+      return jobFromRow(row);
+    });
+  }
+
+  findIdempotent(companyId: number, key: string, since: string): Promise<{ jobId: number; fingerprint: string } | undefined> {
+    return this.findIdempotentOn(this.db, companyId, key, since);
+  }
+
+  private async findIdempotentOn(c: Conn, companyId: number, key: string, since: string) {
+    const row = await c.one<{ job_id: number; fingerprint: string }>(
+      'SELECT job_id, fingerprint FROM idempotency_keys WHERE company_id = $1 AND key = $2 AND created_at >= $3',
+      [companyId, key, since],
+    );
+    return row && { jobId: row.job_id, fingerprint: row.fingerprint };
+  }
+
+  async getJob(companyId: number, jobId: number): Promise<JobRecord | undefined> {
+    if (!Number.isSafeInteger(jobId)) return undefined;
+    const row = await this.db.one<JobRow>('SELECT * FROM planning_jobs WHERE id = $1 AND company_id = $2', [jobId, companyId]);
+    return row && jobFromRow(row);
+  }
+
+  async updateJob(jobId: number, change: { status: 'running' } | { status: 'failed'; error: string }, at: string, owner?: string): Promise<JobRecord> {
+    const write = async (tx: Conn): Promise<JobRecord> => {
+      const error = change.status === 'failed' ? change.error : '';
+      if (owner !== undefined) {
+        const row = await tx.one<JobRow>(
+          `UPDATE planning_jobs SET status = $1, error = $2, result = NULL, updated_at = $3, lease_owner = NULL, lease_until = NULL
+           WHERE id = $4 AND status = 'running' AND lease_owner = $5 RETURNING *`,
+          [change.status, error, at, jobId, owner],
+        );
+        if (!row) throw new LeaseLostError(jobId);
+        return jobFromRow(row);
+      }
+      const row = await tx.one<JobRow>('UPDATE planning_jobs SET status = $1, error = $2, result = NULL, updated_at = $3 WHERE id = $4 RETURNING *', [
+        change.status,
+        error,
+        at,
+        jobId,
+      ]);
+      if (!row) throw new Error(`Planning job ${jobId} does not exist.`);
+      return jobFromRow(row);
+    };
+    const publish = this.publisher;
+    if (change.status !== 'failed' || !publish) return write(this.db);
+    return this.db.atomic(async (tx) => {
+      const job = await write(tx);
+      await publish(this.repositoriesOf(tx), job.companyId, 'planning_job.finished', toJobView(job));
+      return job;
+    });
+  }
+
+  async claimJob(owner: string, at: string, leaseUntil: string): Promise<JobRecord | undefined> {
+    // one statement: pick (skipping rows another claim has locked), lease, and take the company's turn
+    const row = await this.db.one<JobRow>(
+      `WITH pick AS (
+         SELECT j.id, j.company_id FROM planning_jobs j LEFT JOIN planning_turns t ON t.company_id = j.company_id
+          WHERE j.status = 'queued' OR (j.status = 'running' AND (j.lease_until IS NULL OR j.lease_until < $2))
+          ORDER BY (j.status = 'running') DESC, COALESCE(t.turn, -1), j.id
+          LIMIT 1
+          FOR UPDATE OF j SKIP LOCKED),
+       claimed AS (
+         UPDATE planning_jobs j SET status = 'running', lease_owner = $1, lease_until = $3, attempts = j.attempts + 1, updated_at = $2
+           FROM pick WHERE j.id = pick.id
+         RETURNING j.*),
+       turn AS (
+         INSERT INTO planning_turns (company_id, turn) SELECT company_id, nextval('planning_turn_seq') FROM claimed
+         ON CONFLICT (company_id) DO UPDATE SET turn = excluded.turn)
+       SELECT * FROM claimed`,
+      [owner, at, leaseUntil],
+    );
+    return row && jobFromRow(row);
+  }
+
+  async renewLease(jobId: number, owner: string, leaseUntil: string): Promise<boolean> {
+    const n = await this.db.run(`UPDATE planning_jobs SET lease_until = $1 WHERE id = $2 AND status = 'running' AND lease_owner = $3`, [
+      leaseUntil,
+      jobId,
+      owner,
+    ]);
+    return n === 1;
+  }
+
+  async releaseJob(jobId: number, owner: string, at: string): Promise<boolean> {
+    const n = await this.db.run(
+      `UPDATE planning_jobs SET lease_owner = NULL, lease_until = NULL, attempts = GREATEST(attempts - 1, 0), updated_at = $1
+       WHERE id = $2 AND status = 'running' AND lease_owner = $3`,
+      [at, jobId, owner],
+    );
+    return n === 1;
+  }
+
+  async listUnfinishedJobs(): Promise<JobRecord[]> {
+    const rows = await this.db.rows<JobRow>(`SELECT * FROM planning_jobs WHERE status IN ('queued', 'running') ORDER BY id LIMIT $1`, [MAX_UNFINISHED]);
+    return rows.map(jobFromRow);
+  }
+
+  async getCompany(companyId: number): Promise<Company | undefined> {
+    if (!Number.isSafeInteger(companyId)) return undefined;
+    return this.db.one<Company>('SELECT id, timezone FROM companies WHERE id = $1', [companyId]);
+  }
+
+  getOrdersByIds(companyId: number, ids: number[]): Promise<PlanningOrder[]> {
+    return this.ordersByIdsOn(this.db, companyId, ids, false);
+  }
+
+  private async ordersByIdsOn(c: Conn, companyId: number, ids: number[], forUpdate: boolean): Promise<PlanningOrder[]> {
+    const wanted = safeIds(bounded(ids));
+    if (wanted.length === 0) return [];
+    const rows = await c.rows<OrderRow>(
+      `SELECT * FROM orders WHERE company_id = $1 AND id = ANY($2::bigint[]) ORDER BY id${forUpdate ? ' FOR UPDATE' : ''}`,
+      [companyId, wanted],
+    );
+    return rows.map(orderFromRow);
+  }
+
+  async getOrdersByExternalIds(companyId: number, externalIds: string[]): Promise<PlanningOrder[]> {
+    if (externalIds.length === 0) return [];
+    const rows = await this.db.rows<OrderRow>('SELECT * FROM orders WHERE company_id = $1 AND external_id = ANY($2::text[]) ORDER BY id', [
+      companyId,
+      bounded(externalIds),
+    ]);
+    return rows.map(orderFromRow);
+  }
+
+  async getVehiclesByIds(companyId: number, ids: number[]): Promise<PlanningVehicle[]> {
+    const wanted = safeIds(bounded(ids));
+    if (wanted.length === 0) return [];
+    const rows = await this.db.rows<VehicleRow>('SELECT * FROM vehicles WHERE company_id = $1 AND id = ANY($2::bigint[]) ORDER BY id', [companyId, wanted]);
+    return rows.map(vehicleFromRow);
+  }
+
+  async listActiveVehicles(companyId: number): Promise<PlanningVehicle[]> {
+    const rows = await this.db.rows<VehicleRow>('SELECT * FROM vehicles WHERE company_id = $1 AND active ORDER BY id LIMIT $2', [companyId, MAX_IDS]);
+    return rows.map(vehicleFromRow);
+  }
+
+  async getWarehousesByIds(companyId: number, ids: number[]): Promise<Warehouse[]> {
+    const wanted = safeIds(bounded(ids));
+    if (wanted.length === 0) return [];
+    return this.db.rows<Warehouse>(
+      `SELECT id, company_id AS "companyId", name, address, lat, lon FROM warehouses
+        WHERE company_id = $1 AND id = ANY($2::bigint[]) ORDER BY id`,
+      [companyId, wanted],
+    );
+  }
+
+  vehicleIdsWithRouteOn(companyId: number, date: string): Promise<number[]> {
+    return this.vehicleIdsWithRouteOnOn(this.db, companyId, date);
+  }
+
+  private async vehicleIdsWithRouteOnOn(c: Conn, companyId: number, date: string): Promise<number[]> {
+    const rows = await c.rows<{ id: number }>(
+      `SELECT DISTINCT vehicle_id AS id FROM routes
+        WHERE company_id = $1 AND date = $2 AND status <> 'cancelled' AND vehicle_id IS NOT NULL ORDER BY vehicle_id LIMIT $3`,
+      [companyId, date, MAX_IDS],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  async commitPlan(p: PlanCommit): Promise<{ job: JobRecord; changes: OrderStatusChange[] }> {
+    const publish = this.publisher;
+    return this.db.atomic(async (tx) => {
+      const held = await tx.one<{ status: string; lease_owner: string | null }>('SELECT status, lease_owner FROM planning_jobs WHERE id = $1 FOR UPDATE', [
+        p.jobId,
+      ]);
+      if (!held) throw new Error(`Planning job ${p.jobId} does not exist.`);
+      if (held.status === 'done' || held.status === 'failed' || (p.owner !== undefined && (held.status !== 'running' || held.lease_owner !== p.owner))) {
+        throw new LeaseLostError(p.jobId);
+      }
+      await lockAll(tx, [lockKey.companyRoutes(p.companyId)]);
+      const orderIds = p.routes.flatMap((r) => r.stops.filter((s) => s.orderId !== null).map((s) => s.orderId!));
+      const current = await this.ordersByIdsOn(tx, p.companyId, orderIds, true);
+      const byId = new Map(current.map((o) => [o.id, o]));
+      const notNew = orderIds
+        .map((id) => ({ id, status: byId.get(id)?.status ?? ('archived' as OrderStatus) }))
+        .filter((o) => o.status !== 'new');
+      if (notNew.length > 0) throw new OrdersNotNewError(notNew);
+
+      const busy: Array<{ id: number; date: string }> = [];
+      const busyOn = new Map<string, number[]>();
+      for (const r of p.routes) {
+        let taken = busyOn.get(r.date);
+        if (!taken) busyOn.set(r.date, (taken = await this.vehicleIdsWithRouteOnOn(tx, p.companyId, r.date)));
+        if (taken.includes(r.vehicleId)) busy.push({ id: r.vehicleId, date: r.date });
+      }
+      if (busy.length > 0) throw new VehicleBusyError(busy);
+
+      const routeIds: number[] = [];
+      for (const r of p.routes) routeIds.push(await this.insertRoute(r, p.at, tx));
+      if (orderIds.length > 0) {
+        await tx.run(`UPDATE orders SET status = 'in_route', updated_at = $1 WHERE company_id = $2 AND id = ANY($3::bigint[])`, [p.at, p.companyId, orderIds]);
+        await tx.run(
+          `INSERT INTO order_status_history (order_id, status, previous_status, at)
+           SELECT o.id, 'in_route', 'new', $1 FROM unnest($2::bigint[]) WITH ORDINALITY AS o(id, n) ORDER BY o.n`,
+          [p.at, orderIds],
+        );
+      }
+      const changes: OrderStatusChange[] = orderIds.map((id) => ({
+        order_id: id,
+        external_id: byId.get(id)!.externalId,
+        status: 'in_route',
+        previous_status: 'new',
+        at: p.at,
+      }));
+      const result: JobResult = {
+        route_ids: routeIds,
+        summary: { route_count: routeIds.length, unassigned_count: p.unassigned.length },
+        unassigned: p.unassigned,
+      };
+      const row = (await tx.one<JobRow>(
+        `UPDATE planning_jobs SET status = 'done', result = $1, error = '', updated_at = $2, lease_owner = NULL, lease_until = NULL
+         WHERE id = $3 RETURNING *`,
+        [JSON.stringify(result), p.at, p.jobId],
+      ))!;
+      const job = jobFromRow(row);
+      if (publish) {
+        const repos = this.repositoriesOf(tx);
+        for (const c of changes) await publish(repos, p.companyId, 'order.status_changed', c);
+        await publish(repos, p.companyId, 'planning_job.finished', toJobView(job));
+      }
+      return { job, changes };
+    });
+  }
+
+  /** Inserts a route (status planned) and its stops (status pending, one statement); returns the route id. */
+  async insertRoute(r: NewRoute, at: string, c: Conn = this.db): Promise<number> {
+    const write = async (tx: Conn) => {
+      const route = (await tx.one<{ id: number }>(
+        `INSERT INTO routes (company_id, job_id, vehicle_id, name, date, planned_mileage_km, planned_duration_min,
+           total_weight_kg, total_volume_m3, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) RETURNING id`,
+        [r.companyId, r.jobId, r.vehicleId, r.name, r.date, r.plannedMileageKm, r.plannedDurationMin, r.totalWeightKg, r.totalVolumeM3, at],
+      ))!;
+      if (r.stops.length > 0) {
+        const col = <K extends keyof NewRoute['stops'][number]>(k: K) => r.stops.map((s) => s[k]);
+        await tx.run(
+          `INSERT INTO route_stops (route_id, position, stop_type, order_id, order_external_id, warehouse_id, address, lat, lon,
+             planned_arrival_at, planned_departure_at)
+           SELECT $1, s.position, s.stop_type, s.order_id, s.order_external_id, s.warehouse_id, s.address, s.lat, s.lon, s.arrival, s.departure
+             FROM unnest($2::int[], $3::text[], $4::bigint[], $5::text[], $6::bigint[], $7::text[], $8::float8[], $9::float8[], $10::text[], $11::text[])
+               WITH ORDINALITY AS s(position, stop_type, order_id, order_external_id, warehouse_id, address, lat, lon, arrival, departure, n)
+            ORDER BY s.n`,
+          [
+            route.id,
+            col('position'),
+            col('stopType'),
+            col('orderId'),
+            col('orderExternalId'),
+            col('warehouseId'),
+            col('address'),
+            col('lat'),
+            col('lon'),
+            col('plannedArrivalAt'),
+            col('plannedDepartureAt'),
+          ],
+        );
+      }
+      return route.id;
+    };
+    return c.atomic(write);
+  }
+}
