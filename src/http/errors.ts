@@ -4,6 +4,7 @@
  * 4xx with `{detail}`; anything else is a 500 with a neutral text, logged with its stack.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isTransientPgError } from '../store/postgres/db.js';
 
 export class HttpError extends Error {
   constructor(
@@ -40,8 +41,9 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     return;
   }
   const code = (error as { code?: string }).code;
-  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
-    // another process held the write lock longer than busy_timeout: nothing was written
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || isTransientPgError(error)) {
+    // another process held the write lock longer than busy_timeout (SQLite), or PostgreSQL gave up
+    // a lock wait, broke a deadlock or lost its connection: nothing was written
     request.log.warn({ err: error }, 'database busy');
     reply.code(503).header('retry-after', '1').send({ detail: 'The database is busy; nothing was changed. Retry shortly.' });
     return;

@@ -78,20 +78,39 @@ export class OrderService {
   async bulkCreate(company: Company, inputs: (NewOrder | undefined)[]): Promise<(CreateResult | undefined)[]> {
     const now = this.now();
     const results = await this.store.transaction(async (tx) => {
+      // every external_id looked up at once: on PostgreSQL this takes their locks in one fixed
+      // order, so two overlapping bulk uploads cannot deadlock
+      const ids = [...new Set(inputs.flatMap((i) => (i?.external_id == null ? [] : [i.external_id])))];
+      const known = new Map<string, Order>();
+      for (const [id, orders] of await tx.orders.findByExternalIds(company.id, ids)) if (orders[0]) known.set(id, orders[0]);
       const out: (CreateResult | undefined)[] = [];
-      for (const input of inputs) out.push(input === undefined ? undefined : await this.createInTx(tx, company, input, now));
+      for (const input of inputs) {
+        if (input === undefined) {
+          out.push(undefined);
+          continue;
+        }
+        const existing = input.external_id === null ? undefined : known.get(input.external_id);
+        if (existing) {
+          out.push({ order: existing, created: false });
+          continue;
+        }
+        const created = await this.createInTx(tx, company, { ...input, external_id: null }, now, input.external_id);
+        if (input.external_id !== null) known.set(input.external_id, created.order);
+        out.push(created);
+      }
       return out;
     });
     if (results.some((r) => r?.created && this.needsGeocoding(r.order))) this.options.onGeocodeQueued?.();
     return results;
   }
 
-  private async createInTx(tx: Repositories, company: Company, input: NewOrder, now: string): Promise<CreateResult> {
+  /** `externalId`: insert with this external_id without looking it up (the caller did). */
+  private async createInTx(tx: Repositories, company: Company, input: NewOrder, now: string, externalId = input.external_id): Promise<CreateResult> {
     if (input.external_id !== null) {
       const existing = await tx.orders.findByExternalId(company.id, input.external_id);
       if (existing) return { order: existing, created: false };
     }
-    const order = await tx.orders.insert(company.id, input.external_id, input.fields, now);
+    const order = await tx.orders.insert(company.id, externalId, input.fields, now);
     if (this.needsGeocoding(order)) await tx.geocodeQueue.enqueue(order.id, order.address, now);
     return { order, created: true };
   }

@@ -1,15 +1,17 @@
 /**
  * The whole client flow of section 1 of the contract against the real server (a `serve` child
- * process on 127.0.0.1 port 0 with a temp SQLite file) and a real local webhook receiver:
+ * process on 127.0.0.1 port 0, on a temp SQLite file and on a PostgreSQL database of its own) and a
+ * real local webhook receiver:
  * upload, geocode, plan, wait for the event (and poll), read routes, confirm a delivery through
  * the dispatch API, receive the status event.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySignature } from '../../src/webhooks/signature.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
-import { client, seedDb, startServe, until, type Served } from './serve.js';
+import { BACKENDS, makeBackend, seedBackend, type Backend } from './backends.js';
+import { client, startServe, until, type Served } from './serve.js';
 
 const addressBook = fileURLToPath(new URL('../../data/demo/addresses.csv', import.meta.url));
 const ADDRESSES = readFileSync(addressBook, 'utf8')
@@ -19,22 +21,24 @@ const ADDRESSES = readFileSync(addressBook, 'utf8')
   .map((line) => /^"(.*)",[-\d.]+,[-\d.]+$/.exec(line)?.[1] ?? line.split(',')[0]!);
 const DATE = '2026-12-01';
 
-describe('the client flow of section 1 against the real server', () => {
+for (const { kind, available } of BACKENDS) describe.skipIf(!available)(`the client flow of section 1 against the real server (${kind})`, () => {
   let receiver: WebhookReceiver;
-  let seeded: ReturnType<typeof seedDb>;
+  let backend: Backend;
+  let seeded: Awaited<ReturnType<typeof seedBackend>>;
   let server: Served;
   let call: ReturnType<typeof client>;
 
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
-    seeded = seedDb({ vehicles: 3, webhookUrl: receiver.url });
-    server = await startServe(seeded.db, ['--job-time-limit', '1', '--workers', '1', '--webhook-retry-delays', '200,400,800']);
+    backend = await makeBackend(kind);
+    seeded = await seedBackend(backend, { vehicles: 3, webhookUrl: receiver.url });
+    server = await startServe(backend.db, ['--job-time-limit', '1', '--workers', '1', '--webhook-retry-delays', '200,400,800']);
     call = client(server.base, seeded.key);
   });
   afterAll(async () => {
     if (server) expect(await server.kill('SIGTERM')).toBe(0);
     await receiver?.close();
-    if (seeded) rmSync(seeded.dir, { recursive: true, force: true });
+    await backend?.cleanup();
   });
 
   const events = (name: string) =>

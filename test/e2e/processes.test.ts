@@ -1,138 +1,144 @@
 /**
- * Many processes on one database (operations.md, "Scaling out"): an API process that runs no work
- * (`serve --jobs off`) and two `worker` processes on one SQLite file. Work is claimed with leases:
- * a job runs in one worker at a time, a worker killed with SIGKILL in the middle of a job loses it
- * to the other when its lease runs out, the job places each order once and is announced once.
+ * Many processes on one database (operations.md, "Scaling out"), on SQLite (one machine) and on
+ * PostgreSQL: API processes that run no work (`serve --jobs off`) and two `worker` processes. Work
+ * is claimed with leases: a job runs in one worker at a time; a worker killed with SIGKILL in the
+ * middle of a job loses it to the other when its lease runs out; the job places each order once
+ * and is announced once; webhooks pending while a worker restarts all arrive, each with its id.
  */
-import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
-import { client, orders, readDb, seedDb, startServe, startWorker, until, type Served, type Worker } from './serve.js';
+import { BACKENDS, makeBackend, seedBackend, type Backend } from './backends.js';
+import { client, orders, startServe, startWorker, until, type Served, type Worker } from './serve.js';
 
-describe('serve --jobs off and two workers on one SQLite file', () => {
-  const cleanup: Array<() => Promise<unknown> | void> = [];
-  afterEach(async () => {
-    for (const f of cleanup.reverse()) await f();
-    cleanup.length = 0;
-  });
-  const alive = (p: { child: Served['child'] }) => p.child.exitCode === null && p.child.signalCode === null;
+for (const { kind, available } of BACKENDS) {
+  describe.skipIf(!available)(`many processes on one database (${kind})`, () => {
+    const cleanup: Array<() => Promise<unknown> | void> = [];
+    afterEach(async () => {
+      for (const f of cleanup.reverse()) await f();
+      cleanup.length = 0;
+    });
+    const alive = (p: { child: Served['child'] }) => p.child.exitCode === null && p.child.signalCode === null;
 
-  async function serve(db: string, args: string[]): Promise<Served> {
-    const s = await startServe(db, args);
-    cleanup.push(() => (alive(s) ? s.kill('SIGKILL') : undefined));
-    return s;
-  }
-  async function worker(db: string, args: string[]): Promise<Worker> {
-    const w = await startWorker(db, args);
-    cleanup.push(() => (alive(w) ? w.kill('SIGKILL') : undefined));
-    return w;
-  }
-  async function receiver(): Promise<WebhookReceiver> {
-    const r = await startWebhookReceiver();
-    cleanup.push(() => r.close());
-    return r;
-  }
-
-  it('a worker killed mid-job loses it to the other; every job ends done once, each order placed once, one finished event per job', async () => {
-    const r = await receiver();
-    const s = seedDb({ vehicles: 8, webhookUrl: r.url });
-    cleanup.push(() => rmSync(s.dir, { recursive: true, force: true }));
-    const api = await serve(s.db, ['--jobs', 'off']);
-    const call = client(api.base, s.key);
-    const batches = ['A', 'B', 'C'].map((p) => orders(40, p));
-    for (const batch of batches) expect((await call('POST', '/api/public/v1/orders/bulk/', batch)).status).toBe(200);
-
-    // the API process queues the jobs and runs none of them
-    const jobs: Array<{ job_id: number }> = [];
-    for (const batch of batches) jobs.push((await call('POST', '/api/public/v1/planning/jobs/', { external_ids: batch.map((o) => o.external_id) })).body);
-    await new Promise((res) => setTimeout(res, 1_500));
-    for (const job of jobs) expect((await call('GET', `/api/public/v1/planning/jobs/${job.job_id}/`)).body.status).toBe('queued');
-
-    const args = ['--workers', '1', '--job-time-limit', '4', '--lease-seconds', '2', '--webhook-retry-delays', '200,200,200'];
-    const one = await worker(s.db, args);
-    const two = await worker(s.db, args);
-    // kill -9 the worker holding the first job while it solves
-    const holder = await until(async () => {
-      const row = readDb(s.db, (db) => db.prepare('SELECT status, lease_owner FROM planning_jobs WHERE id = ?').get(jobs[0].job_id)) as {
-        status: string;
-        lease_owner: string | null;
-      };
-      return row.status === 'running' && row.lease_owner ? row.lease_owner : undefined;
-    }, 50);
-    const victim = [one, two].find((w) => holder.includes(`:${w.pid}:`))!;
-    expect(victim).toBeDefined();
-    expect(await victim.kill('SIGKILL')).toBe('SIGKILL');
-
-    const finished: Array<{ status: string; result: { unassigned: unknown[] } }> = [];
-    for (const job of jobs) {
-      finished.push(
-        await until(async () => {
-          const j = (await call('GET', `/api/public/v1/planning/jobs/${job.job_id}/`)).body;
-          return j.status === 'done' || j.status === 'failed' ? j : undefined;
-        }, 200),
-      );
+    async function backend(): Promise<Backend> {
+      const b = await makeBackend(kind);
+      cleanup.push(() => b.cleanup());
+      return b;
     }
-    expect(finished.map((j) => j.status)).toEqual(['done', 'done', 'done']);
-    const attempts = readDb(s.db, (db) => db.prepare('SELECT id, attempts FROM planning_jobs ORDER BY id').all()) as Array<{ id: number; attempts: number }>;
-    expect(attempts.find((a) => a.id === jobs[0].job_id)!.attempts).toBe(2); // taken over once
-
-    // each order placed at most once, in one route; placed plus unassigned is everything
-    const stops = readDb(s.db, (db) => db.prepare('SELECT order_id, COUNT(*) AS n FROM route_stops WHERE order_id IS NOT NULL GROUP BY order_id').all()) as Array<{
-      n: number;
-    }>;
-    expect(stops.every((x) => x.n === 1)).toBe(true);
-    expect(stops.length + finished.reduce((n, j) => n + j.result.unassigned.length, 0)).toBe(120);
-    expect((await call('GET', '/api/public/v1/orders/?status=in_route&page_size=200')).body.count).toBe(stops.length);
-
-    // one planning_job.finished delivery per job, each delivered (a retry keeps its delivery id)
-    const survivor = victim === one ? two : one;
-    await until(async () => {
-      const pending = readDb(s.db, (db) => db.prepare(`SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status != 'delivered'`).get()) as { n: number };
-      return pending.n === 0 ? true : undefined;
-    }, 200);
-    const finishedEvents = r.received.filter((x) => x.headers['x-planner-event'] === 'planning_job.finished');
-    const byJob = new Map<number, Set<string>>();
-    for (const e of finishedEvents) {
-      const id = (JSON.parse(e.body) as { data: { job_id: number } }).data.job_id;
-      byJob.set(id, (byJob.get(id) ?? new Set()).add(String(e.headers['x-planner-delivery-id'])));
+    async function serve(db: string, args: string[]): Promise<Served> {
+      const s = await startServe(db, args);
+      cleanup.push(() => (alive(s) ? s.kill('SIGKILL') : undefined));
+      return s;
     }
-    expect([...byJob.keys()].sort()).toEqual(jobs.map((j) => j.job_id).sort());
-    expect([...byJob.values()].every((ids) => ids.size === 1)).toBe(true);
-    const statusEvents = r.received.filter((x) => x.headers['x-planner-event'] === 'order.status_changed');
-    expect(new Set(statusEvents.map((e) => e.headers['x-planner-delivery-id'])).size).toBe(stops.length);
+    async function worker(db: string, args: string[]): Promise<Worker> {
+      const w = await startWorker(db, args);
+      cleanup.push(() => (alive(w) ? w.kill('SIGKILL') : undefined));
+      return w;
+    }
+    async function receiver(plan: Array<number | 'hang'> = []): Promise<WebhookReceiver> {
+      const r = await startWebhookReceiver(plan);
+      cleanup.push(() => r.close());
+      return r;
+    }
 
-    expect(await survivor.kill('SIGTERM')).toBe(0);
-    expect(await api.kill('SIGTERM')).toBe(0);
-  });
-});
+    it('a worker killed mid-job loses it to the other; every job ends done once, each order placed once, one finished event per job; webhooks pending across a worker restart all arrive', async () => {
+      // the receiver fails the first tries: deliveries are still pending when the worker restarts
+      const r = await receiver(Array.from({ length: 6 }, () => 500));
+      const b = await backend();
+      const s = await seedBackend(b, { vehicles: 8, webhookUrl: r.url });
+      // two API processes on PostgreSQL (one on SQLite is enough to show the split)
+      const apis = [await serve(b.db, ['--jobs', 'off'])];
+      if (kind === 'postgres') apis.push(await serve(b.db, ['--jobs', 'off']));
+      const calls = apis.map((a) => client(a.base, s.key));
+      const call = (i: number) => calls[i % calls.length]!;
+      const batches = ['A', 'B', 'C'].map((p) => orders(40, p));
+      for (const [i, batch] of batches.entries()) expect((await call(i)('POST', '/api/public/v1/orders/bulk/', batch)).status).toBe(200);
 
-describe('kill -9 of an API process while it writes a bulk upload (SQLite)', () => {
-  it('the upload is all there or not there at all, never half', async () => {
-    const s = seedDb({ vehicles: 1 });
-    try {
+      // the API processes queue the jobs and run none of them
+      const jobs: Array<{ job_id: number }> = [];
+      for (const [i, batch] of batches.entries()) jobs.push((await call(i)('POST', '/api/public/v1/planning/jobs/', { external_ids: batch.map((o) => o.external_id) })).body);
+      await new Promise((res) => setTimeout(res, 1_500));
+      for (const job of jobs) expect((await call(0)('GET', `/api/public/v1/planning/jobs/${job.job_id}/`)).body.status).toBe('queued');
+
+      const args = ['--workers', '1', '--job-time-limit', '4', '--lease-seconds', '2', '--webhook-retry-delays', '300,300,300,300,300,300,300,300'];
+      const one = await worker(b.db, args);
+      const two = await worker(b.db, args);
+      // kill -9 the worker holding the first job while it solves
+      const holder = await until(async () => {
+        const [row] = await b.all<{ status: string; lease_owner: string | null }>(`SELECT status, lease_owner FROM planning_jobs WHERE id = ${jobs[0]!.job_id}`);
+        return row!.status === 'running' && row!.lease_owner ? row!.lease_owner : undefined;
+      }, 50);
+      const victim = [one, two].find((w) => holder.includes(`:${w.pid}:`))!;
+      expect(victim).toBeDefined();
+      expect(await victim.kill('SIGKILL')).toBe('SIGKILL');
+      let survivor = victim === one ? two : one;
+
+      const finished: Array<{ status: string; result: { unassigned: unknown[] } }> = [];
+      for (const [i, job] of jobs.entries()) {
+        finished.push(
+          await until(async () => {
+            const j = (await call(i + 1)('GET', `/api/public/v1/planning/jobs/${job.job_id}/`)).body;
+            return j.status === 'done' || j.status === 'failed' ? j : undefined;
+          }, 200),
+        );
+      }
+      expect(finished.map((j) => j.status)).toEqual(['done', 'done', 'done']);
+      const [first] = await b.all<{ attempts: number }>(`SELECT attempts FROM planning_jobs WHERE id = ${jobs[0]!.job_id}`);
+      expect(first!.attempts).toBe(2); // taken over once
+
+      // each order placed at most once, in one route; placed plus unassigned is everything
+      const stops = await b.all<{ n: number }>('SELECT CAST(COUNT(*) AS INTEGER) AS n FROM route_stops WHERE order_id IS NOT NULL GROUP BY order_id');
+      expect(stops.every((x) => x.n === 1)).toBe(true);
+      expect(stops.length + finished.reduce((n, j) => n + j.result.unassigned.length, 0)).toBe(120);
+      expect((await call(0)('GET', '/api/public/v1/orders/?status=in_route&page_size=200')).body.count).toBe(stops.length);
+
+      // a worker restart while deliveries wait for their next try: nothing is lost
+      expect(await survivor.kill('SIGTERM')).toBe(0);
+      survivor = await worker(b.db, args);
+      await until(async () => {
+        const [pending] = await b.all<{ n: number }>(`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM webhook_deliveries WHERE status <> 'delivered'`);
+        return pending!.n === 0 ? true : undefined;
+      }, 200);
+      const rows = await b.all<{ id: string }>('SELECT id FROM webhook_deliveries');
+      const answered = new Set(r.received.filter((x) => x.status === 200).map((x) => String(x.headers['x-planner-delivery-id'])));
+      expect(rows.every((row) => answered.has(row.id))).toBe(true); // every delivery reached the receiver with a 2xx
+
+      // one planning_job.finished delivery per job (a retry keeps its delivery id)
+      const byJob = new Map<number, Set<string>>();
+      for (const e of r.received.filter((x) => x.headers['x-planner-event'] === 'planning_job.finished')) {
+        const id = (JSON.parse(e.body) as { data: { job_id: number } }).data.job_id;
+        byJob.set(id, (byJob.get(id) ?? new Set()).add(String(e.headers['x-planner-delivery-id'])));
+      }
+      expect([...byJob.keys()].sort()).toEqual(jobs.map((j) => j.job_id).sort());
+      expect([...byJob.values()].every((ids) => ids.size === 1)).toBe(true);
+      const statusEvents = r.received.filter((x) => x.headers['x-planner-event'] === 'order.status_changed');
+      expect(new Set(statusEvents.map((e) => e.headers['x-planner-delivery-id'])).size).toBe(stops.length);
+
+      expect(await survivor.kill('SIGTERM')).toBe(0);
+      for (const a of apis) expect(await a.kill('SIGTERM')).toBe(0);
+    });
+
+    it('kill -9 of an API process while it writes a bulk upload: all there or nothing, never half', async () => {
+      const b = await backend();
+      const s = await seedBackend(b, { vehicles: 1 });
       const seen = new Set<number>();
-      // kill at growing delays after the request left: before, during and after the write
       // doubling the delay until a kill comes after the commit (500 orders there)
       for (let delayMs = 1; delayMs <= 4_096 && !seen.has(500); delayMs *= 2) {
-        const api = await startServe(s.db, ['--jobs', 'off', '--geocoder', 'none']);
-        const call = client(api.base, s.key);
+        const api = await serve(b.db, ['--jobs', 'off', '--geocoder', 'none']);
         const batch = orders(500, `KILL${delayMs}`);
-        const answer = call('POST', '/api/public/v1/orders/bulk/', batch).then(
-          (r) => r.status,
+        const answer = client(api.base, s.key)('POST', '/api/public/v1/orders/bulk/', batch).then(
+          (res) => res.status,
           () => 'no answer' as const,
         );
-        await new Promise((r) => setTimeout(r, delayMs));
+        await new Promise((res) => setTimeout(res, delayMs));
         api.child.kill('SIGKILL');
         await api.exited;
         const status = await answer;
-        const n = (readDb(s.db, (db) => db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE external_id LIKE ?`).get(`KILL${delayMs}-%`)) as { n: number }).n;
-        expect([0, 500]).toContain(n);
-        if (status === 200) expect(n).toBe(500); // answered: it was committed
-        seen.add(n);
+        const [row] = await b.all<{ n: number }>(`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM orders WHERE external_id LIKE 'KILL${delayMs}-%'`);
+        expect([0, 500]).toContain(row!.n);
+        if (status === 200) expect(row!.n).toBe(500); // answered: it was committed
+        seen.add(row!.n);
       }
       expect(seen).toEqual(new Set([0, 500])); // killed before the commit, then after it
-    } finally {
-      rmSync(s.dir, { recursive: true, force: true });
-    }
+    });
   });
-});
+}

@@ -11,7 +11,12 @@ import { buildApp } from '../../src/http/app.js';
 import type { JobView } from '../../src/jobs/view.js';
 import { ServiceEvents, type OrderStatusChanged } from '../../src/service/events.js';
 import { createPlanningRuntime, type PlanningRuntimeOptions } from '../../src/service/planning.js';
+import type { StorePort } from '../../src/store/port.js';
+import { PgStore } from '../../src/store/postgres/store.js';
+import { portOf } from '../../src/store/sqlite-port.js';
 import { Store } from '../../src/store/store.js';
+import { afterAll } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { SCOPES, type Scope } from '../../src/store/types.js';
 
 export const PUBLIC = '/api/public/v1';
@@ -30,18 +35,37 @@ export function near(northKm: number, eastKm: number): { lat: string; lon: strin
 export interface WorldOptions extends Partial<Omit<PlanningRuntimeOptions, 'store' | 'events'>> {
   vehicles?: number;
   timezone?: string;
+  /** The store (default sqlite): PostgreSQL uses one database per test file, emptied per world. */
+  kind?: 'sqlite' | 'postgres';
 }
+
+/** One PostgreSQL database per test file (created on first use, dropped after the file). */
+let pgDatabase: Promise<TestDatabase> | undefined;
+afterAll(async () => {
+  if (pgDatabase) await (await pgDatabase).drop();
+});
 
 export async function makeWorld(options: WorldOptions = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'dp-flow-'));
-  const store = Store.open(join(dir, 'planner.db'));
+  /** The SQLite store itself (SQLite worlds only: tests that read it directly run on SQLite). */
+  let store = undefined as unknown as Store;
+  let port: StorePort;
+  if (options.kind === 'postgres') {
+    pgDatabase ??= createTestDatabase();
+    const database = await pgDatabase;
+    await database.reset();
+    port = await PgStore.open(database.url);
+  } else {
+    store = Store.open(join(dir, 'planner.db'));
+    port = portOf(store);
+  }
   const now = new Date().toISOString();
-  const company = store.companies.create({ name: 'Acme', timezone: options.timezone ?? 'Europe/Berlin' }, now);
-  const other = store.companies.create({ name: 'Other', timezone: 'UTC' }, now);
-  const warehouse = store.warehouses.create({ company_id: company.id, name: 'Tempelhof', address: 'Tempelhofer Damm 1, Berlin', ...DEPOT }, now);
-  const otherWarehouse = store.warehouses.create({ company_id: other.id, name: 'Far', address: 'x', ...DEPOT }, now);
+  const company = await port.companies.create({ name: 'Acme', timezone: options.timezone ?? 'Europe/Berlin' }, now);
+  const other = await port.companies.create({ name: 'Other', timezone: 'UTC' }, now);
+  const warehouse = await port.warehouses.create({ company_id: company.id, name: 'Tempelhof', address: 'Tempelhofer Damm 1, Berlin', ...DEPOT }, now);
+  const otherWarehouse = await port.warehouses.create({ company_id: other.id, name: 'Far', address: 'x', ...DEPOT }, now);
   const vehicle = (companyId: number, warehouseId: number, name: string, active = true) =>
-    store.vehicles.create(
+    port.vehicles.create(
       {
         company_id: companyId,
         warehouse_id: warehouseId,
@@ -58,18 +82,25 @@ export async function makeWorld(options: WorldOptions = {}) {
       },
       now,
     );
-  const vehicles = Array.from({ length: options.vehicles ?? 2 }, (_, i) => vehicle(company.id, warehouse.id, `Van ${i + 1}`));
-  const inactive = vehicle(company.id, warehouse.id, 'Old van', false);
-  const otherVehicle = vehicle(other.id, otherWarehouse.id, 'Their van');
-  const key = store.apiKeys.create({ company_id: company.id, scopes: [...SCOPES] }, now).key;
-  const otherKey = store.apiKeys.create({ company_id: other.id, scopes: [...SCOPES] }, now).key;
-  const keyWith = (scopes: Scope[]) => store.apiKeys.create({ company_id: company.id, scopes }, now).key;
+  const vehicles = [];
+  for (let i = 0; i < (options.vehicles ?? 2); i++) vehicles.push(await vehicle(company.id, warehouse.id, `Van ${i + 1}`));
+  const inactive = await vehicle(company.id, warehouse.id, 'Old van', false);
+  const otherVehicle = await vehicle(other.id, otherWarehouse.id, 'Their van');
+  const key = (await port.apiKeys.create({ company_id: company.id, scopes: [...SCOPES] }, now)).key;
+  const otherKey = (await port.apiKeys.create({ company_id: other.id, scopes: [...SCOPES] }, now)).key;
+  const keyWith = async (scopes: Scope[]) => (await port.apiKeys.create({ company_id: company.id, scopes }, now)).key;
+
+  /** Rows in a table (either store). */
+  async function countRows(table: 'planning_jobs' | 'routes' | 'route_stops' | 'webhook_deliveries'): Promise<number> {
+    if (port instanceof PgStore) return (await port.pool.query<{ n: number }>(`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM ${table}`)).rows[0]!.n;
+    return (store.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+  }
 
   const events = new ServiceEvents();
   const statusEvents: OrderStatusChanged[] = [];
   events.on('order.status_changed', (e) => statusEvents.push(e));
   const runtime = createPlanningRuntime({
-    store,
+    store: port,
     events,
     workers: 1,
     jobTimeLimitSec: 0.3,
@@ -77,7 +108,7 @@ export async function makeWorld(options: WorldOptions = {}) {
     webhookTimeoutMs: 2_000,
     ...options,
   });
-  const app = buildApp({ store, events, jobs: runtime.jobs, geocoding: false, rateLimit: 0 });
+  const app = buildApp({ store: port, events, jobs: runtime.jobs, geocoding: false, rateLimit: 0 });
   await runtime.start();
 
   // every answer is checked against the OpenAPI document (test/helpers/openapi-conformance.ts)
@@ -132,13 +163,15 @@ export async function makeWorld(options: WorldOptions = {}) {
   async function close() {
     await app.close();
     await runtime.stop();
-    store.close();
+    await port.close();
     rmSync(dir, { recursive: true, force: true });
   }
 
   return {
     dir,
     store,
+    port,
+    countRows,
     company,
     other,
     warehouse,

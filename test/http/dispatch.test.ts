@@ -224,7 +224,7 @@ describe('dispatch API', () => {
   });
 
   it('needs dispatch:write; 401 without a key; 405 on other methods', async () => {
-    const readOnly = w.keyWith(['routes:read', 'tracking:read', 'orders:write']);
+    const readOnly = await w.keyWith(['routes:read', 'tracking:read', 'orders:write']);
     for (const path of ['/routes/1/vehicle', '/routes/1/start', '/stops/1/status', '/vehicles/1/positions']) {
       const denied = await w.inject('POST', `${INTERNAL}${path}`, {}, readOnly);
       expect(denied.statusCode, path).toBe(403);

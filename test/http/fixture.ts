@@ -1,7 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import { buildApp, type AppOptions } from '../../src/http/app.js';
+import type { StorePort } from '../../src/store/port.js';
+import { PgStore } from '../../src/store/postgres/store.js';
+import { portOf } from '../../src/store/sqlite-port.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { Store } from '../../src/store/store.js';
 import { SCOPES, type Scope } from '../../src/store/types.js';
 import { checkInject } from '../helpers/openapi-conformance.js';
@@ -42,4 +47,57 @@ export function makeApp(options: Partial<AppOptions> & { timezone?: string; conf
     rmSync(dir, { recursive: true, force: true });
   };
   return { app, store, company, other, key, otherKey, keyWith, auth, inject, close, dir };
+}
+
+/** One PostgreSQL database per test file, emptied for each app (created on first use). */
+let pgDatabase: Promise<TestDatabase> | undefined;
+afterAll(async () => {
+  if (pgDatabase) await (await pgDatabase).drop();
+});
+
+/**
+ * `makeApp` on either store, through the storage port: SQLite (a temp file) or PostgreSQL (this
+ * file's database, emptied first). `port` is the store the app uses.
+ */
+export async function makeAppOn(kind: 'sqlite' | 'postgres', options: Partial<AppOptions> & { timezone?: string } = {}) {
+  let port: StorePort;
+  let drop = async () => {};
+  if (kind === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'dp-http-'));
+    port = portOf(Store.open(join(dir, 'test.db')));
+    drop = async () => rmSync(dir, { recursive: true, force: true });
+  } else {
+    pgDatabase ??= createTestDatabase();
+    const database = await pgDatabase;
+    port = await PgStore.open(database.url);
+    await database.reset();
+  }
+  const now = new Date().toISOString();
+  const { company, other, key, otherKey } = await port.transaction(async (tx) => {
+    const company = await tx.companies.create({ name: 'Acme', timezone: options.timezone ?? 'UTC' }, now);
+    const other = await tx.companies.create({ name: 'Other', timezone: 'UTC' }, now);
+    const key = (await tx.apiKeys.create({ company_id: company.id, scopes: [...SCOPES] }, now)).key;
+    const otherKey = (await tx.apiKeys.create({ company_id: other.id, scopes: [...SCOPES] }, now)).key;
+    return { company, other, key, otherKey };
+  });
+  const app = buildApp({ store: port, rateLimit: 0, ...options });
+  const auth = (k = key) => ({ authorization: `Api-Key ${k}` });
+  // every answer is checked against the OpenAPI document, on either store
+  const inject = async (method: string, url: string, body?: unknown, k: string = key) => {
+    const full = url.startsWith('/api') ? url : BASE + url;
+    const res = await app.inject({
+      method: method as 'GET',
+      url: full,
+      headers: { ...auth(k), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    checkInject(method, full, res, typeof body === 'string' ? undefined : body);
+    return res;
+  };
+  const close = async () => {
+    await app.close();
+    await port.close();
+    await drop();
+  };
+  return { app, port, company, other, key, otherKey, auth, inject, close };
 }

@@ -146,8 +146,8 @@ describe('routes and tracking', () => {
   });
 
   it('scopes: routes:read for routes, tracking:read for tracking', async () => {
-    const trackingOnly = w.keyWith(['tracking:read']);
-    const routesOnly = w.keyWith(['routes:read']);
+    const trackingOnly = await w.keyWith(['tracking:read']);
+    const routesOnly = await w.keyWith(['routes:read']);
     expect((await w.inject('GET', `${PUBLIC}/routes/`, undefined, trackingOnly)).statusCode).toBe(403);
     expect((await w.inject('GET', `${PUBLIC}/routes/${routeIds[0]}/`, undefined, trackingOnly)).statusCode).toBe(403);
     expect((await w.inject('GET', `${PUBLIC}/routes/${routeIds[0]}/tracking/`, undefined, routesOnly)).statusCode).toBe(403);
