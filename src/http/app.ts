@@ -3,7 +3,7 @@
  * `serve` (server.ts) is the only place that opens a socket.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { ServiceEvents } from '../service/events.js';
 import { OrderService } from '../service/orders.js';
 import type { Clock } from '../service/time.js';
@@ -14,7 +14,8 @@ import { registerAuth } from './auth.js';
 import { BODY_LIMITS, REQUEST_TIMEOUT_MS } from './limits.js';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, registerRateLimit, type BucketCounter } from './rate-limit.js';
 import { DETAIL, errorHandler, notFound } from './errors.js';
-import { buildOpenApi } from './openapi.js';
+import { buildOpenApi, OPENAPI_PATH, PUBLIC_PREFIX } from './openapi.js';
+import { registerDocs } from './docs.js';
 import { registerOrderRoutes } from './orders-routes.js';
 import type { JobService } from '../jobs/service.js';
 import { INTERNAL_PREFIX, registerDispatchRoutes } from './dispatch-routes.js';
@@ -22,7 +23,7 @@ import { registerPlanningRoutes } from './planning-routes.js';
 import { registerRouteRoutes } from './route-routes.js';
 import { registerDispatcherPage, type DispatcherPageOptions } from './web.js';
 
-export const API_PREFIX = '/api/public/v1';
+export const API_PREFIX = PUBLIC_PREFIX;
 
 export interface AppOptions {
   /** The storage port, or the SQLite store (used through its one port, sqlite-port.ts). */
@@ -78,6 +79,15 @@ export function buildApp(options: AppOptions): FastifyInstance {
       connectionsCheckingInterval: Math.min(1_000, options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS),
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // the router's own refusals in our shapes (fastify's default body is {error, code, message}):
+    // a path that is not valid percent-encoding is 400 {detail}; a path segment longer than
+    // maxParamLength is no id of ours, so 404 like any other unknown id (fastify's default: 414)
+    frameworkErrors: (error, _request, raw) => {
+      const reply = raw as unknown as FastifyReply;
+      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') void reply.code(404).send({ detail: DETAIL.notFound });
+      else if (error.code === 'FST_ERR_BAD_URL') void reply.code(400).send({ detail: DETAIL.badUrl });
+      else void reply.code(400).send({ detail: error.message });
+    },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
@@ -123,8 +133,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
     reply.code(404).send({ detail: DETAIL.notFound });
   });
 
-  const openapi = buildOpenApi();
-  app.get(`${API_PREFIX}/openapi.json`, async () => openapi);
+  // built and serialised once: a request for it costs a copy of a string
+  const document = buildOpenApi();
+  const openapi = JSON.stringify(document);
+  app.get(OPENAPI_PATH, async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
+  registerDocs(app, document);
   app.register(
     async (api) => {
       registerOrderRoutes(api, orders);

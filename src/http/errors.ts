@@ -18,6 +18,7 @@ export class HttpError extends Error {
 
 export const DETAIL = {
   notFound: 'Not found.',
+  badUrl: 'Malformed URL: the path is not valid percent-encoding.',
   noCredentials: 'Authentication credentials were not provided.',
   badScheme: 'Invalid Authorization header. Expected "Api-Key <key>".',
   invalidKey: 'Invalid or revoked API key.',

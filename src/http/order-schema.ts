@@ -308,27 +308,3 @@ export function serializeOrder(o: Order) {
     updated_at: o.updated_at,
   };
 }
-
-/** Output schema (documentation: the OpenAPI description is generated from it). */
-const decimalString = (d: number) => z.string().describe(`decimal string with ${d} decimals`);
-export const orderSchema = z.object({
-  id: z.number().int(),
-  external_id: z.string().nullable(),
-  name: z.string(),
-  recipient: z.string(),
-  phone: z.string(),
-  address: z.string(),
-  lat: decimalString(6).nullable(),
-  lon: decimalString(6).nullable(),
-  time_window_start: z.string().nullable().describe('HH:MM:SS'),
-  time_window_end: z.string().nullable().describe('HH:MM:SS'),
-  weight: decimalString(3),
-  volume: decimalString(3),
-  service_time: z.number().int(),
-  notes: z.string(),
-  order_type: z.enum(ORDER_TYPES),
-  status: z.enum(ORDER_STATUSES),
-  delivery_date: z.string().describe('YYYY-MM-DD'),
-  created_at: z.string().describe('ISO 8601 UTC'),
-  updated_at: z.string().describe('ISO 8601 UTC'),
-});

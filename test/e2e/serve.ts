@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Database } from '../../src/store/sqlite-driver.js';
 import { Store } from '../../src/store/store.js';
 import { SCOPES } from '../../src/store/types.js';
+import { checkFetch } from '../helpers/openapi-conformance.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -95,8 +96,8 @@ export function client(base: string, key: string) {
       headers: { authorization: `Api-Key ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    // every answer is checked against the OpenAPI document (test/helpers/openapi-conformance.ts)
+    return checkFetch(method, path, res, body);
   };
 }
 

@@ -3,6 +3,7 @@
  * real SQLite file, the real planning runtime (JobService on the SQLite store, Piscina solver pool
  * loaded from source, webhook dispatcher on the outbox). Nothing is mocked.
  */
+import { checkInject } from '../helpers/openapi-conformance.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -110,13 +111,17 @@ export async function makeWorld(options: WorldOptions = {}) {
   const app = buildApp({ store: port, events, jobs: runtime.jobs, geocoding: false, rateLimit: 0 });
   await runtime.start();
 
-  const inject = (method: string, url: string, body?: unknown, k: string | null = key) =>
-    app.inject({
+  // every answer is checked against the OpenAPI document (test/helpers/openapi-conformance.ts)
+  const inject = async (method: string, url: string, body?: unknown, k: string | null = key) => {
+    const res = await app.inject({
       method: method as 'GET',
       url,
       headers: { ...(k === null ? {} : { authorization: `Api-Key ${k}` }), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
       payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
+    checkInject(method, url, res, typeof body === 'string' ? undefined : body);
+    return res;
+  };
 
   /** Creates orders with coordinates (no geocoding needed); returns their ids. */
   async function addOrders(items: Array<Record<string, unknown>>, k = key): Promise<number[]> {

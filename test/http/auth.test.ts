@@ -92,7 +92,7 @@ describe('Api-Key authentication (5, operations.md)', () => {
     expect(r.statusCode).toBe(200);
     const doc = r.json();
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/orders/', '/orders/bulk/', '/orders/{id}/', '/orders/{id}/cancel/', '/orders/{id}/events/']));
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/orders/', '/orders/bulk/', '/orders/{id}/', '/orders/{id}/cancel/', '/orders/{id}/events/'].map((p) => BASE + p)));
     const input = doc.components.schemas.OrderInput;
     expect(input.required).toEqual(['address']);
     expect(input.properties.address.maxLength).toBe(512);

@@ -9,6 +9,7 @@ import { portOf } from '../../src/store/sqlite-port.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { Store } from '../../src/store/store.js';
 import { SCOPES, type Scope } from '../../src/store/types.js';
+import { checkInject } from '../helpers/openapi-conformance.js';
 
 export const BASE = '/api/public/v1';
 
@@ -17,7 +18,7 @@ export const BASE = '/api/public/v1';
  * request limit is off unless `rateLimit` is given: these suites send thousands of requests with
  * one key (test/http/rate-limit.test.ts holds the limit itself).
  */
-export function makeApp(options: Partial<AppOptions> & { timezone?: string } = {}) {
+export function makeApp(options: Partial<AppOptions> & { timezone?: string; conformance?: boolean } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'dp-http-'));
   const store = Store.open(join(dir, 'test.db'));
   const now = new Date().toISOString();
@@ -28,13 +29,18 @@ export function makeApp(options: Partial<AppOptions> & { timezone?: string } = {
   const app = buildApp({ store, rateLimit: 0, ...options });
   const keyWith = (scopes: Scope[]) => store.apiKeys.create({ company_id: company.id, scopes }, now).key;
   const auth = (k = key) => ({ authorization: `Api-Key ${k}` });
-  const inject = (method: string, url: string, body?: unknown, k: string = key) =>
-    app.inject({
+  // every answer is checked against the OpenAPI document (test/helpers/openapi-conformance.ts)
+  const inject = async (method: string, url: string, body?: unknown, k: string = key) => {
+    const full = url.startsWith('/api') ? url : BASE + url;
+    const res = await app.inject({
       method: method as 'GET',
-      url: url.startsWith('/api') ? url : BASE + url,
+      url: full,
       headers: { ...auth(k), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
       payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
+    if (options.conformance !== false) checkInject(method, full, res, typeof body === 'string' ? undefined : body);
+    return res;
+  };
   const close = async () => {
     await app.close();
     store.close();
@@ -76,13 +82,18 @@ export async function makeAppOn(kind: 'sqlite' | 'postgres', options: Partial<Ap
   });
   const app = buildApp({ store: port, rateLimit: 0, ...options });
   const auth = (k = key) => ({ authorization: `Api-Key ${k}` });
-  const inject = (method: string, url: string, body?: unknown, k: string = key) =>
-    app.inject({
+  // every answer is checked against the OpenAPI document, on either store
+  const inject = async (method: string, url: string, body?: unknown, k: string = key) => {
+    const full = url.startsWith('/api') ? url : BASE + url;
+    const res = await app.inject({
       method: method as 'GET',
-      url: url.startsWith('/api') ? url : BASE + url,
+      url: full,
       headers: { ...auth(k), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
       payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
+    checkInject(method, full, res, typeof body === 'string' ? undefined : body);
+    return res;
+  };
   const close = async () => {
     await app.close();
     await port.close();

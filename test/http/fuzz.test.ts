@@ -4,6 +4,7 @@
  * 5xx, and every 4xx carries the contract's error shape: `{"detail": text}` or field errors
  * (`{field: [text, ...]}`, with or without a detail).
  */
+import { checkInject } from '../helpers/openapi-conformance.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeWorld, type World } from '../e2e/world.js';
@@ -90,6 +91,7 @@ describe('fuzz: every endpoint answers 2xx or 4xx with the contract shapes', () 
             payload: method === 'GET' ? undefined : payload,
           });
           assertShape(res.statusCode, res.body, `${method} ${url} ${type} ${payload.slice(0, 100)}`);
+          checkInject(method, url, res);
         }),
         { numRuns: 60, seed: 20261125 },
       );
@@ -113,6 +115,8 @@ describe('fuzz: every endpoint answers 2xx or 4xx with the contract shapes', () 
           });
           if (method !== 'HEAD') assertShape(res.statusCode, res.body, `${method} ${url}`);
           else expect(res.statusCode).toBeLessThan(500);
+          // HEAD and OPTIONS are neither operations nor answered 405: the document says nothing of them
+          if (method !== 'HEAD' && method !== 'OPTIONS') checkInject(method, url, res);
         },
       ),
       { numRuns: 200, seed: 20261125 },

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { checkFetch } from '../helpers/openapi-conformance.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -49,5 +50,6 @@ export async function api(served: Served, key: string, method: string, path: str
     headers: { authorization: `Api-Key ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: r.status, body: (await r.json()) as any };
+  // checked against the OpenAPI document too (test/helpers/openapi-conformance.ts)
+  return checkFetch(method, `/api/public/v1${path}`, r, body);
 }

@@ -6,12 +6,13 @@
  * dependencies resolve from there as they would in a consumer's project). Then:
  * - a consumer project type-checks against the shipped declarations with `tsc --strict` and no
  *   skipLibCheck, from an ES module and a CommonJS module at once (TS7016, TS2717);
- * - a child process loads it by its name with `require` and with `import`: solve on every matrix
+ * - a child process loads it by its name with `require` and with `import` (the typed client of
+ *   `delivery-planner/client` too): solve on every matrix
  *   kind and on 2,000 orders, solveParallel on worker threads, a planning job on JobService. Every
  *   solution is checked here with the independent checker.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,7 +44,9 @@ const input = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));
 (async () => {
   const engine = ${load('engine')};
   const full = ${load('index')};
-  const out = { solved: {}, exports: { engineHasStore: 'Store' in engine, fullHasStore: typeof full.Store, fullSolve: typeof full.solve } };
+  const client = ${load('client')};
+  const api = client.createPlannerClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'dpk_x' });
+  const out = { solved: {}, exports: { engineHasStore: 'Store' in engine, fullHasStore: typeof full.Store, fullSolve: typeof full.solve, client: typeof client.createPlannerClient, clientGet: typeof api.GET } };
   for (const [name, p] of Object.entries(input)) {
     out.solved[name] = engine.solve(p, name === 'large' ? { timeLimit: 3, seed: 1 } : { iterations: 300, seed: 1 });
   }
@@ -67,8 +70,8 @@ const input = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));
 function run(kind: 'cjs' | 'esm', input: Record<string, ProblemInput>) {
   const code =
     kind === 'cjs'
-      ? program((f) => `require(${JSON.stringify(f === 'index' ? 'delivery-planner' : 'delivery-planner/engine')})`)
-      : program((f) => `await import(${JSON.stringify(f === 'index' ? 'delivery-planner' : 'delivery-planner/engine')})`);
+      ? program((f) => `require(${JSON.stringify(f === 'index' ? 'delivery-planner' : `delivery-planner/${f}`)})`)
+      : program((f) => `await import(${JSON.stringify(f === 'index' ? 'delivery-planner' : `delivery-planner/${f}`)})`);
   const r = spawnSync(process.execPath, ['--input-type=commonjs', '-e', code], { cwd: consumer, input: JSON.stringify(input), encoding: 'utf8', timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
   if (r.status !== 0) throw new Error(`${kind} child failed (${r.status}): ${r.stderr.slice(-2000)}`);
   return JSON.parse(r.stdout) as { solved: Record<string, SolveResult>; parallel: SolveResult; job: { status: string; result: { route_ids: number[]; unassigned: unknown[] } }; exports: Record<string, unknown> };
@@ -101,7 +104,7 @@ describe('the built package, loaded as a consumer loads it', () => {
     expect(readdirSync(join(installed, 'web')).sort()).toEqual(['app.css', 'app.js', 'index.html']);
     expect(top).not.toContain('src');
     expect(top).not.toContain('test');
-    expect(readdirSync(out)).toEqual(expect.arrayContaining(['index.js', 'index.cjs', 'index.d.ts', 'index.d.cts', 'engine.js', 'engine.cjs', 'cli.js', 'worker.js']));
+    expect(readdirSync(out)).toEqual(expect.arrayContaining(['index.js', 'index.cjs', 'index.d.ts', 'index.d.cts', 'engine.js', 'engine.cjs', 'client.js', 'client.cjs', 'client.d.ts', 'client.d.cts', 'cli.js', 'worker.js']));
   });
 
   it('a consumer type-checks with tsc --strict, no skipLibCheck, importing from ESM and requiring from CommonJS', () => {
@@ -117,16 +120,25 @@ describe('the built package, loaded as a consumer loads it', () => {
       join(consumer, 'esm.mts'),
       `import { solve, buildApp, JobService, type ProblemInput } from 'delivery-planner';
 import { solveParallel, type SolveResult } from 'delivery-planner/engine';
+import { createPlannerClient, type Order } from 'delivery-planner/client';
 const p: ProblemInput | undefined = undefined;
 export const used: Array<unknown> = [solve, buildApp, JobService, solveParallel, p];
 export type R = SolveResult;
+export async function firstOrderId(): Promise<number | undefined> {
+  const api = createPlannerClient({ baseUrl: 'http://127.0.0.1:8080', apiKey: 'dpk_x' });
+  const { data } = await api.GET('/api/public/v1/orders/', { params: { query: { page_size: 1 } } });
+  const first: Order | undefined = data?.results[0];
+  return first?.id;
+}
 `,
     );
     writeFileSync(
       join(consumer, 'cjs.cts'),
       `import planner = require('delivery-planner');
 import engine = require('delivery-planner/engine');
+import client = require('delivery-planner/client');
 export const used: Array<unknown> = [planner.solve, planner.buildApp, engine.solve];
+export const job = (api: client.PlannerClient, id: number) => api.GET('/api/public/v1/planning/jobs/{id}/', { params: { path: { id } } });
 `,
     );
     const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', consumer], { cwd: consumer, encoding: 'utf8', timeout: 120_000 });
@@ -138,13 +150,15 @@ export const used: Array<unknown> = [planner.solve, planner.buildApp, engine.sol
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     const installed = new Set(Object.keys(pkg.dependencies));
     const missing: string[] = [];
-    for (const file of ['index.d.ts', 'index.d.cts', 'engine.d.ts', 'engine.d.cts']) {
+    for (const file of ['index.d.ts', 'index.d.cts', 'engine.d.ts', 'engine.d.cts', 'client.d.ts', 'client.d.cts']) {
       const text = readFileSync(join(out, file), 'utf8');
       for (const [, spec] of text.matchAll(/from '([^'.][^']{0,200})'/g)) {
         if (spec!.startsWith('node:')) continue; // @types/node: the consumer's own
         const name = spec!.startsWith('@') ? spec!.split('/').slice(0, 2).join('/') : spec!.split('/')[0]!;
-        const own = JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { types?: string; typings?: string };
-        const typed = own.types !== undefined || own.typings !== undefined;
+        const own = JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { types?: string; typings?: string; main?: string };
+        // declared in package.json, or declarations beside the main file (openapi-fetch: index.d.mts)
+        const beside = (own.main ?? 'index.js').replace(/\.[cm]?js$/, '');
+        const typed = own.types !== undefined || own.typings !== undefined || ['.d.ts', '.d.mts'].some((ext) => existsSync(join(root, 'node_modules', name, beside + ext)));
         const needed = typed ? name : `@types/${name.replace(/^@/, '').replace('/', '__')}`;
         if (!installed.has(needed)) missing.push(`${file}: ${spec} needs ${needed} in dependencies`);
       }
@@ -182,8 +196,9 @@ export const used: Array<unknown> = [planner.solve, planner.buildApp, engine.sol
     }
   }, 60_000);
 
-  it('the engine subpath loads no native module', () => {
+  it('the engine subpath loads no native module; the client subpath nothing of the server', () => {
     for (const file of ['engine.cjs', 'engine.js']) expect(readFileSync(join(out, file), 'utf8'), file).not.toMatch(/better-sqlite3/);
+    for (const file of ['client.cjs', 'client.js']) expect(readFileSync(join(out, file), 'utf8'), file).not.toMatch(/better-sqlite3|fastify|piscina/);
   });
 
   for (const kind of ['cjs', 'esm'] as const) {
@@ -198,7 +213,7 @@ export const used: Array<unknown> = [planner.solve, planner.buildApp, engine.sol
       expect(checkSolution(input.euclidean!, got.parallel)).toEqual([]);
       expect(got.job.status).toBe('done');
       expect(got.job.result.route_ids).toHaveLength(1);
-      expect(got.exports).toEqual({ engineHasStore: false, fullHasStore: 'function', fullSolve: 'function' });
+      expect(got.exports).toEqual({ engineHasStore: false, fullHasStore: 'function', fullSolve: 'function', client: 'function', clientGet: 'function' });
     }, 180_000);
   }
 });
