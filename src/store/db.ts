@@ -45,6 +45,10 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
 
 /** Applies every migration whose version is above the recorded one, each in its own transaction. */
 export function migrate(db: Db, list: Migration[]): number[] {
+  // another process starting at the same moment may be migrating: wait for it (each migration
+  // is one IMMEDIATE transaction), longer than the short lock wait of normal work
+  const busy = db.pragma('busy_timeout', { simple: true }) as number;
+  db.pragma('busy_timeout = 30000');
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
   const applied: number[] = [];
@@ -60,7 +64,11 @@ export function migrate(db: Db, list: Migration[]): number[] {
     );
     return true;
   });
-  for (const m of sorted) if (run.immediate(m)) applied.push(m.version);
+  try {
+    for (const m of sorted) if (run.immediate(m)) applied.push(m.version);
+  } finally {
+    db.pragma(`busy_timeout = ${busy}`);
+  }
   return applied;
 }
 

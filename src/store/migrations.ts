@@ -202,10 +202,12 @@ export const migrations: Migration[] = [
   },
   {
     version: 106,
-    name: 'geocoding task leases: a task in a lookup belongs to one process until lease_until',
+    name: 'geocoding task and webhook delivery leases: in a lookup or a try it belongs to one process until lease_until',
     sql: `
       ALTER TABLE geocode_queue ADD COLUMN lease_owner TEXT;
       ALTER TABLE geocode_queue ADD COLUMN lease_until TEXT;
+      ALTER TABLE webhook_deliveries ADD COLUMN lease_owner TEXT;
+      ALTER TABLE webhook_deliveries ADD COLUMN lease_until INTEGER;
     `,
   },
   {

@@ -130,8 +130,12 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
   private readonly claim: Database.Statement;
 
   constructor(private readonly db: Database.Database) {
-    db.exec(webhookOutboxSchema);
-    ensureLeaseColumns(db);
+    // an outbox on a database of its own (the service's gets its table from the migrations):
+    // created in one write transaction, so two processes opening it at once do it once
+    db.transaction(() => {
+      db.exec(webhookOutboxSchema);
+      ensureLeaseColumns(db);
+    }).immediate();
     this.insert = db.prepare(
       `INSERT INTO webhook_deliveries (id, subscription_id, url, secret, event, body, next_attempt_at, created_at)
        VALUES (@id, @subscriptionId, @url, @secret, @event, @body, @createdAt, @createdAt)`,

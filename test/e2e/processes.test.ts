@@ -117,6 +117,15 @@ for (const { kind, available } of BACKENDS) {
       for (const a of apis) expect(await a.kill('SIGTERM')).toBe(0);
     });
 
+    it('three processes starting at once on a new database migrate it once and all serve', async () => {
+      const b = await backend();
+      const started = await Promise.all([0, 1, 2].map(() => serve(b.db, ['--jobs', 'off'])));
+      const s = await seedBackend(b);
+      for (const api of started) expect((await client(api.base, s.key)('GET', '/api/public/v1/orders/')).status).toBe(200);
+      const versions = await b.all<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
+      expect(new Set(versions.map((v) => v.version)).size).toBe(versions.length);
+    });
+
     it('kill -9 of an API process while it writes a bulk upload: all there or nothing, never half', async () => {
       const b = await backend();
       const s = await seedBackend(b, { vehicles: 1 });
