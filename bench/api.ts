@@ -31,7 +31,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function startServer(db: string): Promise<{ url: string; key: string; stop: () => Promise<void> }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli.ts'), 'serve', '--port', '0', '--db', db, '--demo'], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli.ts'), 'serve', '--port', '0', '--db', db, '--demo', '--rate-limit', '0'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'ignore'],
   });
