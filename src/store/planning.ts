@@ -113,7 +113,8 @@ export const planningMigration: Migration = {
   `,
 };
 
-interface JobRow {
+/** Rows of the planning tables as both stores return them (SQLite's flags are 0/1, PostgreSQL's booleans). */
+export interface JobRow {
   id: number;
   company_id: number;
   status: JobStatus;
@@ -126,7 +127,7 @@ interface JobRow {
   lease_owner: string | null;
 }
 
-interface OrderRow {
+export interface OrderRow {
   id: number;
   company_id: number;
   external_id: string | null;
@@ -144,11 +145,11 @@ interface OrderRow {
   updated_at: string;
 }
 
-interface VehicleRow {
+export interface VehicleRow {
   id: number;
   company_id: number;
   name: string;
-  active: number;
+  active: number | boolean;
   warehouse_id: number;
   capacity_kg: number;
   capacity_m3: number;
@@ -162,7 +163,7 @@ interface VehicleRow {
   reload_min: number;
 }
 
-const jobFromRow = (r: JobRow): JobRecord => ({
+export const jobFromRow = (r: JobRow): JobRecord => ({
   id: r.id,
   companyId: r.company_id,
   status: r.status,
@@ -174,7 +175,7 @@ const jobFromRow = (r: JobRow): JobRecord => ({
   attempts: r.attempts,
 });
 
-const orderFromRow = (r: OrderRow): PlanningOrder => ({
+export const orderFromRow = (r: OrderRow): PlanningOrder => ({
   id: r.id,
   companyId: r.company_id,
   externalId: r.external_id,
@@ -192,11 +193,11 @@ const orderFromRow = (r: OrderRow): PlanningOrder => ({
   updatedAt: r.updated_at,
 });
 
-const vehicleFromRow = (r: VehicleRow): PlanningVehicle => ({
+export const vehicleFromRow = (r: VehicleRow): PlanningVehicle => ({
   id: r.id,
   companyId: r.company_id,
   name: r.name,
-  active: r.active === 1,
+  active: r.active === true || r.active === 1,
   warehouseId: r.warehouse_id,
   capacityKg: r.capacity_kg,
   capacityM3: r.capacity_m3,

@@ -14,6 +14,26 @@ import { checkInject } from '../helpers/openapi-conformance.js';
 export const BASE = '/api/public/v1';
 
 /**
+ * `inject(method, url, body?, key?)` with the key's header; every answer is checked against the
+ * OpenAPI document (test/helpers/openapi-conformance.ts) unless `conformance` is false.
+ */
+function injector(app: ReturnType<typeof buildApp>, key: string, conformance: boolean) {
+  const auth = (k = key) => ({ authorization: `Api-Key ${k}` });
+  const inject = async (method: string, url: string, body?: unknown, k: string = key) => {
+    const full = url.startsWith('/api') ? url : BASE + url;
+    const res = await app.inject({
+      method: method as 'GET',
+      url: full,
+      headers: { ...auth(k), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    if (conformance) checkInject(method, full, res, typeof body === 'string' ? undefined : body);
+    return res;
+  };
+  return { auth, inject };
+}
+
+/**
  * A real app on a real SQLite file in a temp dir, one company and a key with every scope. The
  * request limit is off unless `rateLimit` is given: these suites send thousands of requests with
  * one key (test/http/rate-limit.test.ts holds the limit itself).
@@ -28,19 +48,7 @@ export function makeApp(options: Partial<AppOptions> & { timezone?: string; conf
   const otherKey = store.apiKeys.create({ company_id: other.id, scopes: [...SCOPES] }, now).key;
   const app = buildApp({ store, rateLimit: 0, ...options });
   const keyWith = (scopes: Scope[]) => store.apiKeys.create({ company_id: company.id, scopes }, now).key;
-  const auth = (k = key) => ({ authorization: `Api-Key ${k}` });
-  // every answer is checked against the OpenAPI document (test/helpers/openapi-conformance.ts)
-  const inject = async (method: string, url: string, body?: unknown, k: string = key) => {
-    const full = url.startsWith('/api') ? url : BASE + url;
-    const res = await app.inject({
-      method: method as 'GET',
-      url: full,
-      headers: { ...auth(k), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    if (options.conformance !== false) checkInject(method, full, res, typeof body === 'string' ? undefined : body);
-    return res;
-  };
+  const { auth, inject } = injector(app, key, options.conformance !== false);
   const close = async () => {
     await app.close();
     store.close();
@@ -81,19 +89,7 @@ export async function makeAppOn(kind: 'sqlite' | 'postgres', options: Partial<Ap
     return { company, other, key, otherKey };
   });
   const app = buildApp({ store: port, rateLimit: 0, ...options });
-  const auth = (k = key) => ({ authorization: `Api-Key ${k}` });
-  // every answer is checked against the OpenAPI document, on either store
-  const inject = async (method: string, url: string, body?: unknown, k: string = key) => {
-    const full = url.startsWith('/api') ? url : BASE + url;
-    const res = await app.inject({
-      method: method as 'GET',
-      url: full,
-      headers: { ...auth(k), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    checkInject(method, full, res, typeof body === 'string' ? undefined : body);
-    return res;
-  };
+  const { auth, inject } = injector(app, key, true);
   const close = async () => {
     await app.close();
     await port.close();

@@ -20,6 +20,7 @@
  * job's view) and inside a failed job's updateJob, with the transaction's repositories, as
  * OutboxPlanningStore does on SQLite. If it throws, nothing of the commit is written.
  */
+import { jobFromRow, orderFromRow, vehicleFromRow, type JobRow, type OrderRow, type VehicleRow } from '../planning.js';
 import type {
   Company,
   JobInput,
@@ -54,102 +55,6 @@ import { safeIds } from './util.js';
 export type PlanningEvent = 'planning_job.finished' | 'order.status_changed';
 /** Writes an event's webhook deliveries with the transaction's repositories (tx.webhooks, tx.outbox). */
 export type PlanningPublisher = (tx: Repositories, companyId: number, event: PlanningEvent, data: unknown) => Promise<void>;
-
-interface JobRow {
-  id: number;
-  company_id: number;
-  status: JobStatus;
-  input: string;
-  result: string | null;
-  error: string;
-  created_at: string;
-  updated_at: string;
-  attempts: number;
-  lease_owner: string | null;
-}
-
-interface OrderRow {
-  id: number;
-  company_id: number;
-  external_id: string | null;
-  status: OrderStatus;
-  address: string;
-  lat_e6: number | null;
-  lon_e6: number | null;
-  weight_g: number;
-  volume_l: number;
-  service_time: number;
-  time_window_start: string | null;
-  time_window_end: string | null;
-  delivery_date: string;
-  required_features: string;
-  updated_at: string;
-}
-
-interface VehicleRow {
-  id: number;
-  company_id: number;
-  name: string;
-  active: boolean;
-  warehouse_id: number;
-  capacity_kg: number;
-  capacity_m3: number;
-  shift_start: string | null;
-  shift_end: string | null;
-  max_distance_km: number | null;
-  max_duration_min: number | null;
-  max_orders: number | null;
-  features: string;
-  max_trips: number;
-  reload_min: number;
-}
-
-const jobFromRow = (r: JobRow): JobRecord => ({
-  id: r.id,
-  companyId: r.company_id,
-  status: r.status,
-  input: JSON.parse(r.input) as JobInput,
-  result: r.result === null ? null : (JSON.parse(r.result) as JobResult),
-  error: r.error,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-  attempts: r.attempts,
-});
-
-const orderFromRow = (r: OrderRow): PlanningOrder => ({
-  id: r.id,
-  companyId: r.company_id,
-  externalId: r.external_id,
-  status: r.status,
-  address: r.address,
-  lat: r.lat_e6 === null ? null : r.lat_e6 / 1e6,
-  lon: r.lon_e6 === null ? null : r.lon_e6 / 1e6,
-  weightKg: r.weight_g / 1000,
-  volumeM3: r.volume_l / 1000,
-  serviceTimeMin: r.service_time,
-  timeWindowStart: r.time_window_start,
-  timeWindowEnd: r.time_window_end,
-  deliveryDate: r.delivery_date,
-  requiredFeatures: JSON.parse(r.required_features) as string[],
-  updatedAt: r.updated_at,
-});
-
-const vehicleFromRow = (r: VehicleRow): PlanningVehicle => ({
-  id: r.id,
-  companyId: r.company_id,
-  name: r.name,
-  active: r.active,
-  warehouseId: r.warehouse_id,
-  capacityKg: r.capacity_kg,
-  capacityM3: r.capacity_m3,
-  shift: r.shift_start !== null && r.shift_end !== null ? `${r.shift_start}-${r.shift_end}` : null,
-  maxDistanceKm: r.max_distance_km,
-  maxDurationMin: r.max_duration_min,
-  maxOrders: r.max_orders,
-  features: JSON.parse(r.features) as string[],
-  maxTrips: r.max_trips,
-  reloadMin: r.reload_min,
-});
 
 /** Unfinished jobs are bounded by the per-company cap times the companies; this bounds the read anyway. */
 const MAX_UNFINISHED = 100_000;
