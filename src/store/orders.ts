@@ -8,7 +8,8 @@ export interface OrderListQuery {
   offset: number;
 }
 
-const FIELD_COLUMNS = [
+/** The order's field columns, the same on both stores (column names in SQL come from here only). */
+export const FIELD_COLUMNS = [
   'name',
   'recipient',
   'phone',

@@ -83,7 +83,8 @@ CREATE TABLE IF NOT EXISTS webhook_deliveries (
 CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at);
 `;
 
-interface Row {
+/** A webhook_deliveries row as both stores return it. */
+export interface DeliveryRow {
   id: string;
   subscription_id: number;
   url: string;
@@ -105,7 +106,7 @@ function ensureLeaseColumns(db: Database.Database): void {
   if (!columns.has('lease_until')) db.exec(`ALTER TABLE webhook_deliveries ADD COLUMN lease_until INTEGER`);
 }
 
-const fromRow = (r: Row): Delivery => ({
+export const deliveryFromRow = (r: DeliveryRow): Delivery => ({
   id: r.id,
   subscriptionId: r.subscription_id,
   url: r.url,
@@ -182,10 +183,10 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
         per,
         limit: limit + skip.size,
         owner: options.lease?.owner ?? null,
-      }) as Row[];
+      }) as DeliveryRow[];
       const picked = rows.filter((r) => !skip.has(r.id)).slice(0, limit);
       if (options.lease) for (const r of picked) this.claim.run(options.lease.owner, options.lease.until, r.id);
-      return picked.map(fromRow);
+      return picked.map(deliveryFromRow);
     };
     // find and claim in one write transaction: two processes never claim the same delivery
     return options.lease ? this.db.transaction(find).immediate() : find();
@@ -216,11 +217,11 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
   }
 
   get(id: string): Delivery | undefined {
-    const row = this.selectOne.get(id) as Row | undefined;
-    return row && fromRow(row);
+    const row = this.selectOne.get(id) as DeliveryRow | undefined;
+    return row && deliveryFromRow(row);
   }
 
   list(): Delivery[] {
-    return (this.selectAll.all() as Row[]).map(fromRow);
+    return (this.selectAll.all() as DeliveryRow[]).map(deliveryFromRow);
   }
 }

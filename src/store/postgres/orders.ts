@@ -18,23 +18,8 @@ import type { Order, OrderFields, OrderStatus, OrderStatusEntry } from '../types
 import type { Conn } from './db.js';
 import { lockAll, lockKey } from './locks.js';
 import { safeId, safeIds } from './util.js';
+import { FIELD_COLUMNS } from '../orders.js';
 
-const FIELD_COLUMNS = [
-  'name',
-  'recipient',
-  'phone',
-  'address',
-  'lat_e6',
-  'lon_e6',
-  'time_window_start',
-  'time_window_end',
-  'weight_g',
-  'volume_l',
-  'service_time',
-  'notes',
-  'order_type',
-  'delivery_date',
-] as const satisfies readonly (keyof OrderFields)[];
 
 /** Column names come from FIELD_COLUMNS only; values are parameters. */
 const INSERT_SQL = `

@@ -7,38 +7,8 @@
  * moment ago is never claimed twice. A row this owner holds already is returned again.
  */
 import type { Async } from '../port.js';
-import type { Delivery, DeliveryStatus, DueOptions, NewDelivery, WebhookOutbox } from '../../webhooks/outbox.js';
+import { deliveryFromRow as fromRow, type Delivery, type DeliveryRow as Row, type DeliveryStatus, type DueOptions, type NewDelivery, type WebhookOutbox } from '../../webhooks/outbox.js';
 import type { Conn } from './db.js';
-
-interface Row {
-  id: string;
-  subscription_id: number;
-  url: string;
-  secret: string;
-  event: string;
-  body: string;
-  status: DeliveryStatus;
-  attempts: number;
-  next_attempt_at: number;
-  last_error: string;
-  created_at: number;
-  delivered_at: number | null;
-}
-
-const fromRow = (r: Row): Delivery => ({
-  id: r.id,
-  subscriptionId: r.subscription_id,
-  url: r.url,
-  secret: r.secret,
-  event: r.event,
-  body: r.body,
-  status: r.status,
-  attempts: r.attempts,
-  nextAttemptAt: r.next_attempt_at,
-  lastError: r.last_error,
-  createdAt: r.created_at,
-  deliveredAt: r.delivered_at,
-});
 
 const byDue = (a: Row, b: Row) =>
   a.next_attempt_at - b.next_attempt_at || a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
