@@ -19,13 +19,15 @@ export default class SummaryReporter implements Reporter {
     let failed = unhandledErrors.length;
     let skipped = 0;
     for (const module of testModules) {
-      if (module.state() === 'failed' && [...module.children.allTests()].length === 0) failed++;
+      let failedHere = 0;
       for (const test of module.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') passed++;
-        else if (state === 'failed') failed++;
+        else if (state === 'failed') failedHere++;
         else skipped++;
       }
+      // a file that failed with no failed test (it did not load, or a hook failed) counts once
+      failed += failedHere > 0 ? failedHere : module.state() === 'failed' ? 1 : 0;
     }
     const tail = skipped > 0 ? `, ${skipped} skipped` : '';
     const pg = await (this.postgres ?? probePostgres());
