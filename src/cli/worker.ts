@@ -142,8 +142,8 @@ export async function main(argv: string[]): Promise<number> {
         } finally {
           clearInterval(alive);
           await store.close().catch(() => undefined);
-          process.off('SIGTERM', onTerm);
-          process.off('SIGINT', onInt);
+          // the handlers stay until the process exits: a signal that arrives while the last
+          // handles close is ignored (stopping), never the default action that kills the process
         }
         resolve(code);
       })();
