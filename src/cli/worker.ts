@@ -9,14 +9,13 @@
  * drain, then are handed back (their lease ended at once, for another process to take over); deliveries and lookups in
  * flight are stopped and handed back; exit 0.
  */
-import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { withNegativeValues } from './argv.js';
 import { UsageError } from './usage-error.js';
 import { GeocodeWorker } from '../geocode/worker.js';
 import { createGeocoder, type GeocoderName } from '../geocode/providers.js';
-import { DEMO_ADDRESS_BOOK } from '../http/server.js';
+import { parseWorkOptions } from '../http/server.js';
 import { ServiceEvents } from '../service/events.js';
 import { createPlanningRuntime, FLOW_SERVE_USAGE, flowServeArgs, parseFlowServeArgs } from '../service/planning.js';
 import { openStore } from '../store/open.js';
@@ -59,29 +58,10 @@ export function parseWorkerArgs(argv: string[]): WorkerConfig | 'help' {
   }
   const v = parsed.values;
   if (v.help) return 'help';
-  if (!['table', 'nominatim', 'none'].includes(v.geocoder)) throw new UsageError(`--geocoder: expected table, nominatim or none, got '${v.geocoder}'`);
-  if (!['haversine', 'osrm'].includes(v.matrix)) throw new UsageError(`--matrix: expected haversine or osrm, got '${v.matrix}'`);
-  for (const [name, url] of [['geocoder-url', v['geocoder-url']], ['osrm-url', v['osrm-url']]] as const) {
-    if (url !== undefined && !/^https?:\/\/\S+$/.test(url)) throw new UsageError(`--${name}: expected an http(s) URL, got '${url}'`);
-  }
-  if (v.matrix === 'osrm' && v['osrm-url'] === undefined) throw new UsageError('--matrix osrm needs --osrm-url');
-  if (v.workers !== undefined && (!/^\d{1,3}$/.test(v.workers) || Number(v.workers) < 1)) {
-    throw new UsageError(`--workers: expected a positive integer, got '${v.workers}'`);
-  }
-  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(v['log-level'])) {
-    throw new UsageError(`--log-level: unknown level '${v['log-level']}'`);
-  }
-  const addressBook = v['address-book'] ?? DEMO_ADDRESS_BOOK();
-  if (v.geocoder === 'table' && !existsSync(addressBook)) throw new UsageError(`--address-book: no such file '${addressBook}'`);
+  const work = parseWorkOptions(v);
   return {
     db: v.db,
-    workers: v.workers === undefined ? undefined : Number(v.workers),
-    geocoder: v.geocoder as GeocoderName,
-    geocoderUrl: v['geocoder-url'],
-    addressBook,
-    matrix: v.matrix as 'haversine' | 'osrm',
-    osrmUrl: v['osrm-url'],
-    logLevel: v['log-level'],
+    ...work,
     flow: parseFlowServeArgs(v, (m) => new UsageError(m)),
   };
 }

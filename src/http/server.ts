@@ -80,6 +80,44 @@ const SERVE_OPTIONS = {
 
 export const SERVE_USAGE = `usage: delivery-planner ${USAGE}`;
 
+
+
+/** The options `serve` and `worker` share (geocoder, matrix, solver threads, logs), checked. */
+export function parseWorkOptions(v: {
+  geocoder: string;
+  'geocoder-url'?: string;
+  'address-book'?: string;
+  matrix: string;
+  'osrm-url'?: string;
+  workers?: string;
+  'log-level': string;
+}) {
+  if (!['table', 'nominatim', 'none'].includes(v.geocoder)) {
+    throw new UsageError(`--geocoder: expected table, nominatim or none, got '${v.geocoder}'`);
+  }
+  if (!['haversine', 'osrm'].includes(v.matrix)) throw new UsageError(`--matrix: expected haversine or osrm, got '${v.matrix}'`);
+  for (const [name, url] of [['geocoder-url', v['geocoder-url']], ['osrm-url', v['osrm-url']]] as const) {
+    if (url !== undefined && !/^https?:\/\/\S+$/.test(url)) throw new UsageError(`--${name}: expected an http(s) URL, got '${url}'`);
+  }
+  if (v.matrix === 'osrm' && v['osrm-url'] === undefined) throw new UsageError('--matrix osrm needs --osrm-url');
+  if (v.workers !== undefined && (!/^\d{1,3}$/.test(v.workers) || Number(v.workers) < 1)) {
+    throw new UsageError(`--workers: expected a positive integer, got '${v.workers}'`);
+  }
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(v['log-level'])) {
+    throw new UsageError(`--log-level: unknown level '${v['log-level']}'`);
+  }
+  const addressBook = v['address-book'] ?? DEMO_ADDRESS_BOOK();
+  if (v.geocoder === 'table' && !existsSync(addressBook)) throw new UsageError(`--address-book: no such file '${addressBook}'`);
+  return {
+    geocoder: v.geocoder as GeocoderName,
+    geocoderUrl: v['geocoder-url'],
+    addressBook,
+    matrix: v.matrix as 'haversine' | 'osrm',
+    osrmUrl: v['osrm-url'],
+    workers: v.workers === undefined ? undefined : Number(v.workers),
+    logLevel: v['log-level'],
+  };
+}
 export function parseServeArgs(argv: string[]): ServeConfig | 'help' {
   let parsed;
   try {
@@ -95,20 +133,7 @@ export function parseServeArgs(argv: string[]): ServeConfig | 'help' {
   const v = parsed.values;
   if (v.help) return 'help';
   if (!/^\d{1,5}$/.test(v.port) || Number(v.port) > 65535) throw new UsageError(`--port: expected 0 to 65535, got '${v.port}'`);
-  if (!['table', 'nominatim', 'none'].includes(v.geocoder)) {
-    throw new UsageError(`--geocoder: expected table, nominatim or none, got '${v.geocoder}'`);
-  }
-  if (!['haversine', 'osrm'].includes(v.matrix)) throw new UsageError(`--matrix: expected haversine or osrm, got '${v.matrix}'`);
-  for (const [name, url] of [['geocoder-url', v['geocoder-url']], ['osrm-url', v['osrm-url']]] as const) {
-    if (url !== undefined && !/^https?:\/\/\S+$/.test(url)) throw new UsageError(`--${name}: expected an http(s) URL, got '${url}'`);
-  }
-  if (v.matrix === 'osrm' && v['osrm-url'] === undefined) throw new UsageError('--matrix osrm needs --osrm-url');
-  if (v.workers !== undefined && (!/^\d{1,3}$/.test(v.workers) || Number(v.workers) < 1)) {
-    throw new UsageError(`--workers: expected a positive integer, got '${v.workers}'`);
-  }
-  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(v['log-level'])) {
-    throw new UsageError(`--log-level: unknown level '${v['log-level']}'`);
-  }
+  const work = parseWorkOptions(v);
   if (!/^\d{1,7}$/.test(v['rate-limit'])) {
     throw new UsageError(`--rate-limit: expected requests a minute per key (0 = no limit), got '${v['rate-limit']}'`);
   }
@@ -128,20 +153,12 @@ export function parseServeArgs(argv: string[]): ServeConfig | 'help' {
     const problem = tilesTemplateProblem(v.tiles);
     if (problem) throw new UsageError(`--tiles: ${problem} such as https://tile.example.org/{z}/{x}/{y}.png, got '${v.tiles}'`);
   }
-  const addressBook = v['address-book'] ?? DEMO_ADDRESS_BOOK();
-  if (v.geocoder === 'table' && !existsSync(addressBook)) throw new UsageError(`--address-book: no such file '${addressBook}'`);
   return {
     host: v.host,
     port: Number(v.port),
     db: v.db,
-    geocoder: v.geocoder as GeocoderName,
-    geocoderUrl: v['geocoder-url'],
-    addressBook,
-    matrix: v.matrix as 'haversine' | 'osrm',
-    osrmUrl: v['osrm-url'],
-    workers: v.workers === undefined ? undefined : Number(v.workers),
+    ...work,
     demo: v.demo,
-    logLevel: v['log-level'],
     rateLimit: Number(v['rate-limit']),
     redis,
     redisPrefix: v['redis-prefix'],
