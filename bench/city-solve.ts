@@ -3,9 +3,12 @@
  * solver work on long-route, mixed-fleet instances. The problem is the one the job service builds
  * (captured through its `onSolved` hook on a short first job), then `solve` runs once per seed.
  *
- *   npx tsx bench/city-solve.ts [--seeds 1,2,3] [--budget 3]
+ *   npx tsx bench/city-solve.ts [--seeds 1,2,3] [--budget 3] [--iterations N]
  *
- * Prints distance, routes and iterations per seed, and the median distance.
+ * Prints distance, routes and iterations per seed, and the median distance. With `--iterations`
+ * the solve runs that many iterations whatever the time (the same seed gives the same routes, so
+ * a change that must not alter the search is checked by the fingerprint), and prints iterations
+ * per second: the throughput figure of bench/RESULTS.md.
  */
 import { JobService } from '../src/jobs/service.js';
 import type { ProblemInput } from '../src/model/input.js';
@@ -19,6 +22,7 @@ const arg = (name: string, fallback: string) => {
 };
 const seeds = arg('seeds', '1,2,3').split(',').map(Number);
 const budget = Number(arg('budget', '3'));
+const iterations = arg('iterations', '') === '' ? undefined : Number(arg('iterations', ''));
 const city = loadCity();
 
 async function cityProblem(): Promise<ProblemInput> {
@@ -36,12 +40,23 @@ async function cityProblem(): Promise<ProblemInput> {
   return problem;
 }
 
+/** FNV-1a of the routes' order ids: equal fingerprints, equal solutions. */
+function fingerprint(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
+}
+
 const problem = await cityProblem();
 const km: number[] = [];
 for (const seed of seeds) {
-  const r = solve(problem, { timeLimit: budget, seed });
+  const r = solve(problem, iterations === undefined ? { timeLimit: budget, seed } : { iterations, seed });
   km.push(r.distance / 1000);
-  console.log(`seed ${seed}: ${(r.distance / 1000).toFixed(2)} km, ${r.vehicles} routes, ${r.unassigned.length} unassigned, ${r.stats.iterations} iterations`);
+  const perSecond = (r.stats.iterations / r.stats.elapsedMs) * 1000;
+  console.log(
+    `seed ${seed}: ${(r.distance / 1000).toFixed(2)} km, ${r.vehicles} routes, ${r.unassigned.length} unassigned, ${r.stats.iterations} iterations, ` +
+      `${perSecond.toFixed(0)} a second, ${(r.stats.elapsedMs / 1000).toFixed(2)} s, routes ${fingerprint(r.routes.map((x) => x.stops.map((st) => st.orderId).join(',')).join('|'))}`,
+  );
 }
 km.sort((a, b) => a - b);
-console.log(`median ${km[Math.floor(km.length / 2)].toFixed(2)} km over ${km.length} seeds at ${budget} s`);
+console.log(`median ${km[Math.floor(km.length / 2)].toFixed(2)} km over ${km.length} seeds at ${iterations === undefined ? `${budget} s` : `${iterations} iterations`}`);

@@ -100,12 +100,17 @@ export class SearchRoute {
     if (need <= this.ord.length) return;
     let cap = this.ord.length;
     while (cap < need) cap *= 2;
+    // the caches are kept (updates are incremental), so a grown array keeps its contents
     const g32 = (a: Int32Array) => {
       const b = new Int32Array(cap);
       b.set(a);
       return b;
     };
-    const g64 = (a: Float64Array) => new Float64Array(cap);
+    const g64 = (a: Float64Array) => {
+      const b = new Float64Array(cap);
+      b.set(a);
+      return b;
+    };
     this.ord = g32(this.ord);
     this.loc = g32(this.loc);
     this.cumDist = g64(this.cumDist);
@@ -123,9 +128,9 @@ export class SearchRoute {
     this.bT = g64(this.bT);
     this.bE = g64(this.bE);
     this.bL = g64(this.bL);
-    this.cumR = new Int32Array(cap);
-    this.lastR = new Int32Array(cap);
-    this.nextR = new Int32Array(cap);
+    this.cumR = g32(this.cumR);
+    this.lastR = g32(this.lastR);
+    this.nextR = g32(this.nextR);
     this.xW = g64(this.xW);
     this.xV = g64(this.xV);
   }
@@ -139,46 +144,102 @@ export class SearchRoute {
     return Array.from(this.ord.subarray(1, this.size + 1));
   }
 
+  /**
+   * Replaces the orders. Only what changed is recomputed: the forward caches from the first
+   * position that differs, the backward caches down from the last one (the unchanged tail keeps
+   * its backward values, shifted when the length changes). A move touches a stretch of a route,
+   * so this is about half the work of a full rebuild, with the same numbers.
+   */
   setOrders(list: ArrayLike<number>): void {
-    this.grow(list.length + 2);
-    this.size = list.length;
-    for (let i = 0; i < list.length; i++) this.ord[i + 1] = list[i];
-    this.update();
+    const k0 = this.size;
+    const k1 = list.length;
+    const ord = this.ord;
+    const m = Math.min(k0, k1);
+    let a = 0; // common head: positions 1..a
+    while (a < m && ord[a + 1] === list[a]) a++;
+    if (a === k0 && a === k1) return this.touchUnchanged();
+    let b = 0; // common tail, not overlapping the head
+    while (b < m - a && ord[k0 - b] === list[k1 - 1 - b]) b++;
+    this.grow(k1 + 2);
+    this.shiftTail(k0, k1, b);
+    const o = this.ord;
+    for (let i = a; i < k1 - b; i++) o[i + 1] = list[i];
+    this.size = k1;
+    this.rebuild(a + 1, k1 - b);
   }
 
   /** Inserts order o so that it lands at position pos + 1 (after position pos). */
   insertAfter(pos: number, o: number): void {
-    this.grow(this.size + 3);
-    for (let i = this.size; i > pos; i--) this.ord[i + 1] = this.ord[i];
+    const k0 = this.size;
+    this.grow(k0 + 3);
+    this.shiftTail(k0, k0 + 1, k0 - pos);
     this.ord[pos + 1] = o;
-    this.size++;
-    this.update();
+    this.size = k0 + 1;
+    this.rebuild(pos + 1, pos + 1);
   }
 
   removeAt(pos: number): number {
     const o = this.ord[pos];
-    for (let i = pos; i < this.size; i++) this.ord[i] = this.ord[i + 1];
-    this.size--;
-    this.update();
+    const k0 = this.size;
+    this.shiftTail(k0, k0 - 1, k0 - pos);
+    this.size = k0 - 1;
+    this.rebuild(pos, pos - 1);
     return o;
+  }
+
+  /**
+   * Moves the last `tail` orders (and the end depot) of a route of k0 orders to the end of a route
+   * of k1, with their locations and backward caches (which depend only on what follows them).
+   */
+  private shiftTail(k0: number, k1: number, tail: number): void {
+    if (k0 === k1) return;
+    const from = k0 - tail + 1;
+    const to = k1 - tail + 1;
+    const end = k0 + 2;
+    this.ord.copyWithin(to, from, end);
+    this.loc.copyWithin(to, from, end);
+    this.gD.copyWithin(to, from, end);
+    this.gT.copyWithin(to, from, end);
+    this.gE.copyWithin(to, from, end);
+    this.gL.copyWithin(to, from, end);
+    this.bD.copyWithin(to, from, end);
+    this.bT.copyWithin(to, from, end);
+    this.bE.copyWithin(to, from, end);
+    this.bL.copyWithin(to, from, end);
+  }
+
+  /** setOrders with the same orders: nothing to recompute, but it counts as a change. */
+  private touchUnchanged(): void {
+    this.version++;
   }
 
   /** Rebuilds every cache from `ord`: O(size). */
   update(): void {
+    this.grow(this.size + 2);
+    this.rebuild(1, this.size);
+  }
+
+  /**
+   * Recomputes the forward caches of positions fwdFrom..size + 1 and the backward caches of
+   * positions bwdFrom down to 1; the caches outside those ranges (and `loc` of the positions
+   * outside fwdFrom..bwdFrom) must already be right.
+   */
+  private rebuild(fwdFrom: number, bwdFrom: number): void {
     const p = this.p;
     const v = this.vehicle;
     const n = p.nLoc;
     const dist = p.dist;
     const dur = p.dur;
     const k = this.size;
-    this.grow(k + 2);
     const ord = this.ord;
     const loc = this.loc;
     ord[0] = -1;
     ord[k + 1] = -1;
     loc[0] = p.vStartLoc[v];
     loc[k + 1] = p.vEndLoc[v];
-    for (let i = 1; i <= k; i++) loc[i] = p.oLoc[ord[i]];
+    const lo = Math.max(1, Math.min(fwdFrom, bwdFrom));
+    const hi = Math.min(k, Math.max(fwdFrom, bwdFrom));
+    for (let i = lo; i <= hi; i++) loc[i] = p.oLoc[ord[i]];
 
     const s0 = p.vShiftStart[v];
     const s1 = p.vShiftEnd[v];
@@ -186,15 +247,16 @@ export class SearchRoute {
     this.cumDist[0] = 0;
     this.cumW[0] = 0;
     this.cumV[0] = 0;
-    let d = 0,
-      tw = 0,
-      e = s0,
-      l = s1;
-    this.fD[0] = d;
-    this.fT[0] = tw;
-    this.fE[0] = e;
-    this.fL[0] = l;
-    for (let i = 1; i <= k + 1; i++) {
+    this.fD[0] = 0;
+    this.fT[0] = 0;
+    this.fE[0] = s0;
+    this.fL[0] = s1;
+    const f = Math.max(1, fwdFrom);
+    let d = this.fD[f - 1],
+      tw = this.fT[f - 1],
+      e = this.fE[f - 1],
+      l = this.fL[f - 1];
+    for (let i = f; i <= k + 1; i++) {
       const arc = loc[i - 1] * n + loc[i];
       this.cumDist[i] = this.cumDist[i - 1] + dist[arc];
       let bd: number, be: number, bl: number;
@@ -236,12 +298,13 @@ export class SearchRoute {
     this.bT[k + 1] = 0;
     this.bE[k + 1] = -HORIZON;
     this.bL[k + 1] = HORIZON;
+    const bFrom = Math.min(k, bwdFrom);
     for (let pass = 0; pass < 2; pass++) {
       const D = pass === 0 ? this.gD : this.bD;
       const T = pass === 0 ? this.gT : this.bT;
       const E = pass === 0 ? this.gE : this.bE;
       const L = pass === 0 ? this.gL : this.bL;
-      for (let i = k; i >= 1; i--) {
+      for (let i = bFrom; i >= 1; i--) {
         const o = ord[i];
         const ad = p.oService[o],
           ae = p.oEarly[o],
