@@ -2,7 +2,7 @@
  * Solver benchmark on the Solomon / Gehring-Homberger sets (DIMACS trunc1 convention).
  *
  *   npm run bench -- --set solomon --time-limit 1 [--threads N] [--seed N] [--iterations N] [--only R1]
- *                    [--objective vehicles] [--sample K (every K-th instance)] [--write]
+ *                    [--objective vehicles] [--sample K (every K-th instance)] [--no-decompose] [--write]
  *   sets: solomon, homberger200, homberger400, homberger1000
  *
  * Every solution goes through the independent checker (test/helpers/checker.ts). Prints a table
@@ -35,6 +35,8 @@ const only = arg('only');
 const sample = Number(arg('sample', '1'));
 const objective = (arg('objective', 'distance') as Objective);
 const threads = arg('threads') === undefined ? undefined : Number(arg('threads'));
+// with threads on large instances: every thread on the whole problem (no sectors; see src/solver/decompose.ts)
+const decompose = !flag('no-decompose');
 
 const dirs: Record<string, { dir: string; bks: string }> = {
   solomon: { dir: 'data/solomon', bks: 'data/bks_solomon.csv' },
@@ -105,7 +107,7 @@ async function main(): Promise<void> {
     const name = basename(f, '.txt').toUpperCase();
     const t = performance.now();
     const options = { timeLimit: iterations === undefined ? timeLimit : undefined, iterations, seed, objective };
-    const result = threads !== undefined && threads > 1 ? await solveParallel(problem, { ...options, threads }, { keepThreads: true }) : solve(problem, options);
+    const result = threads !== undefined && threads > 1 ? await solveParallel(problem, { ...options, threads }, { keepThreads: true, decompose }) : solve(problem, options);
     const ms = performance.now() - t;
     const errs = checkSolution(problem, result);
     const ref = bks.get(name);
@@ -155,7 +157,7 @@ async function main(): Promise<void> {
   const text = lines.join('\n');
   process.stdout.write(text + '\n');
 
-  const tag = `${set}-${iterations !== undefined ? `${iterations}it` : `${timeLimit}s`}${threads ? `-t${threads}` : ''}${objective !== 'distance' ? `-${objective}` : ''}${only ? `-${only}` : ''}${sample > 1 ? `-every${sample}` : ''}`;
+  const tag = `${set}-${iterations !== undefined ? `${iterations}it` : `${timeLimit}s`}${threads ? `-t${threads}` : ''}${objective !== 'distance' ? `-${objective}` : ''}${only ? `-${only}` : ''}${sample > 1 ? `-every${sample}` : ''}${decompose ? '' : '-nodecomp'}`;
   // raw rows for bench/curve.ts (gap-versus-time curves)
   mkdirSync(join(root, 'bench/results'), { recursive: true });
   writeFileSync(join(root, `bench/results/${tag}.json`), JSON.stringify({ set, timeLimit, iterations, threads: threads ?? 1, objective, seed, only, date: new Date().toISOString(), rows }, null, 1) + '\n');

@@ -15,6 +15,8 @@ import type { ProblemInput, SolveOptions, SolveResult } from '../model/input.js'
 import { parseProblem } from '../schema/problem.js';
 import { solve } from './solve.js';
 import type { EpochTask } from './parallel-worker.js';
+import { canDecompose, mergeParts, splitRoutes } from './decompose.js';
+import { Rng } from './rng.js';
 
 function workerFile(): string {
   // built: our own entry if bundled, else the package's worker (it calls solve with the same
@@ -60,6 +62,8 @@ export async function closeParallelPools(): Promise<void> {
 export interface ParallelEnv {
   /** Keep the worker threads for the next call (benchmarks); close them with closeParallelPools. */
   keepThreads?: boolean;
+  /** Let the threads work on sectors of the routes on large instances (default true; see decompose.ts). */
+  decompose?: boolean;
 }
 
 export async function solveParallel(input: ProblemInput, options: SolveOptions = {}, env: ParallelEnv = {}): Promise<SolveResult> {
@@ -80,6 +84,8 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
   let best: SolveResult | null = null;
   let bestScore: [number, number, number] = [Infinity, Infinity, Infinity];
   let totalIterations = 0;
+  const decompose = (env.decompose ?? true) && canDecompose(problem, options, threads);
+  const angles = new Rng(seed * 31 + 17);
   try {
     for (let e = 0; e < epochs; e++) {
       const left = deadline - globalThis.performance.now();
@@ -91,20 +97,35 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
         orderIds: r.stops.map((s) => s.orderId),
         ...(r.reloads ? { reloadsAfter: r.reloads.map((x) => x.after) } : {}),
       }));
-      const tasks: Array<Promise<SolveResult>> = [];
-      for (let w = 0; w < threads; w++) {
-        const opts: SolveOptions = {
-          ...options,
-          threads: undefined,
-          validate: false,
-          seed: seed + 7919 * (e * threads + w) + w,
-          timeLimit: epochLimit,
-          iterations: iterations === undefined ? undefined : Math.max(1, Math.round(iterations / epochs)),
-          initialRoutes,
-          schedule: { from: e / epochs, to: (e + 1) / epochs },
-        };
-        tasks.push(pool.run({ key, problem, options: opts, deadline: epochEnd }));
+      const epochOptions = (w: number): SolveOptions => ({
+        ...options,
+        threads: undefined,
+        validate: false,
+        seed: seed + 7919 * (e * threads + w) + w,
+        timeLimit: epochLimit,
+        iterations: iterations === undefined ? undefined : Math.max(1, Math.round(iterations / epochs)),
+        initialRoutes,
+        schedule: { from: e / epochs, to: (e + 1) / epochs },
+      });
+      // Large instances: between a first and a last epoch on the whole problem, each thread
+      // searches its own sector of the best solution's routes, and the sectors are put together.
+      const parts =
+        decompose && best !== null && e > 0 && e < epochs - 1 ? splitRoutes(problem, best, threads, angles.next() * 2 * Math.PI) : null;
+      if (parts !== null && best !== null) {
+        const results = await Promise.all(
+          parts.map((part, w) => pool.run({ key: `${key}-${e}-${w}`, problem: part.problem, options: { ...epochOptions(w), initialRoutes: part.initialRoutes }, deadline: epochEnd })),
+        );
+        for (const r of results) totalIterations += r.stats.iterations;
+        const merged = mergeParts(problem, best, parts, results, options.objective);
+        const s = score(merged, options.objective);
+        if (better(s, bestScore)) {
+          best = merged;
+          bestScore = s;
+        }
+        continue;
       }
+      const tasks: Array<Promise<SolveResult>> = [];
+      for (let w = 0; w < threads; w++) tasks.push(pool.run({ key, problem, options: epochOptions(w), deadline: epochEnd }));
       const results = await Promise.all(tasks);
       for (const r of results) {
         totalIterations += r.stats.iterations;

@@ -1,0 +1,143 @@
+/**
+ * Decomposition of a large instance for the threads of one solve (as HGS and FILO do for large
+ * instances): the routes of the best solution are cut into sectors around the depot by the polar
+ * angle of their centres, each sector (its orders, its vehicles and a share of the unused ones)
+ * becomes a problem of its own that one thread searches, and the sectors' results are put back
+ * together. Two threads that each search the whole problem keep only the better of their two
+ * results; two threads on two sectors keep the work of both. The cut turns by a different angle
+ * each time, so no border stays a border.
+ *
+ * Pure: problems in, problems and results out; `solveParallel` runs the parts on its threads.
+ */
+import type { ProblemInput, SolveOptions, SolveResult } from '../model/input.js';
+
+/** From this many orders on, the threads of one solve may work on sectors of the routes. */
+export const DECOMPOSE_FROM = 600;
+
+/** Fewest routes a sector may hold: below that the sectors are too small to be worth a thread. */
+const MIN_ROUTES_PER_PART = 4;
+
+export interface Part {
+  problem: ProblemInput;
+  /** The sector's routes of the solution it was cut from (its warm start). */
+  initialRoutes: NonNullable<SolveOptions['initialRoutes']>;
+  /** What the sector's routes cost in that solution. */
+  distance: number;
+  duration: number;
+  /** Vehicle ids of the sector (its routes' and its share of the unused ones). */
+  vehicleIds: string[];
+}
+
+/** Plane coordinates of every matrix location, or null for a matrix without coordinates. */
+function planeCoordinates(input: ProblemInput): Array<[number, number]> | null {
+  const m = input.matrix;
+  if (m.kind === 'euclidean') return m.coordinates.map(([x, y]) => [x, y]);
+  if (m.kind === 'haversine') {
+    let lat0 = 0;
+    for (const [lat] of m.coordinates) lat0 += lat / Math.max(1, m.coordinates.length);
+    const kx = Math.cos((lat0 * Math.PI) / 180);
+    return m.coordinates.map(([lat, lon]) => [lon * kx, lat]);
+  }
+  return null;
+}
+
+/** Whether `solveParallel` should work on sectors for this problem at all. */
+export function canDecompose(input: ProblemInput, options: SolveOptions, threads: number): boolean {
+  if (threads < 2 || input.orders.length < DECOMPOSE_FROM) return false;
+  if ((options.objective ?? 'distance') === 'vehicles') return false;
+  if (input.vehicles.some((v) => (v.maxTrips ?? 1) > 1)) return false;
+  return planeCoordinates(input) !== null;
+}
+
+/**
+ * Cuts the routes of `from` into `parts` sectors of about equal order counts, starting at polar
+ * angle `angle` (radians) around the depots' centre. Null when the solution leaves orders out or
+ * has too few routes to cut.
+ */
+export function splitRoutes(input: ProblemInput, from: SolveResult, parts: number, angle: number): Part[] | null {
+  const xy = planeCoordinates(input);
+  if (xy === null || from.unassigned.length > 0) return null;
+  const routes = from.routes.filter((r) => r.stops.length > 0);
+  if (routes.length < parts * MIN_ROUTES_PER_PART) return null;
+  let cx = 0;
+  let cy = 0;
+  for (const d of input.depots) {
+    cx += xy[d.location][0] / input.depots.length;
+    cy += xy[d.location][1] / input.depots.length;
+  }
+  const turn = (a: number) => ((a % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI);
+  const keyed = routes.map((r) => {
+    let x = 0;
+    let y = 0;
+    for (const s of r.stops) {
+      x += xy[s.location][0] / r.stops.length;
+      y += xy[s.location][1] / r.stops.length;
+    }
+    return { r, a: turn(Math.atan2(y - cy, x - cx) - angle) };
+  });
+  keyed.sort((a, b) => a.a - b.a || (a.r.vehicleId < b.r.vehicleId ? -1 : 1));
+  const total = routes.reduce((s, r) => s + r.stops.length, 0);
+  const groups: Array<typeof routes> = Array.from({ length: parts }, () => []);
+  let seen = 0;
+  let g = 0;
+  for (const { r } of keyed) {
+    // move on to the next sector once this one holds its share (leaving every later one a route)
+    if (g < parts - 1 && seen >= (total * (g + 1)) / parts && groups[g].length >= MIN_ROUTES_PER_PART) g++;
+    groups[g].push(r);
+    seen += r.stops.length;
+  }
+  if (groups.some((x) => x.length < MIN_ROUTES_PER_PART)) return null;
+  // the unused vehicles, dealt out in turn
+  const used = new Set(routes.map((r) => r.vehicleId));
+  const spare: string[][] = Array.from({ length: parts }, () => []);
+  let t = 0;
+  for (const v of input.vehicles) if (!used.has(v.id)) spare[t++ % parts].push(v.id);
+  const orderById = new Map(input.orders.map((o) => [o.id, o]));
+  const vehicleById = new Map(input.vehicles.map((v) => [v.id, v]));
+  return groups.map((group, i) => {
+    const vehicleIds = [...group.map((r) => r.vehicleId), ...spare[i]];
+    const orderIds = group.flatMap((r) => r.stops.map((s) => s.orderId));
+    return {
+      problem: {
+        ...input,
+        name: `${input.name ?? 'problem'} (sector ${i + 1} of ${parts})`,
+        vehicles: vehicleIds.map((id) => vehicleById.get(id)!),
+        orders: orderIds.map((id) => orderById.get(id)!),
+      },
+      initialRoutes: group.map((r) => ({ vehicleId: r.vehicleId, orderIds: r.stops.map((s) => s.orderId) })),
+      distance: group.reduce((s, r) => s + r.distance, 0),
+      duration: group.reduce((s, r) => s + r.duration, 0),
+      vehicleIds,
+    };
+  });
+}
+
+/**
+ * Puts the sectors back together: each sector's result where it serves all its orders and costs
+ * no more than the sector did, else the sector's routes as they were. Routes come out in the
+ * problem's vehicle order.
+ */
+export function mergeParts(input: ProblemInput, from: SolveResult, parts: Part[], results: SolveResult[], objective: SolveOptions['objective']): SolveResult {
+  const byVehicle = new Map(from.routes.map((r) => [r.vehicleId, r]));
+  const chosen = new Map<string, SolveResult['routes'][number]>();
+  parts.forEach((part, i) => {
+    const r = results[i];
+    const cost = (x: { distance: number; duration: number }) => (objective === 'duration' ? x.duration : x.distance);
+    const better = r !== undefined && r.unassigned.length === 0 && cost(r) <= cost(part) + 1e-9;
+    if (better) for (const route of r.routes) chosen.set(route.vehicleId, route);
+    else for (const id of part.vehicleIds) if (byVehicle.has(id)) chosen.set(id, byVehicle.get(id)!);
+  });
+  const routes: SolveResult['routes'] = [];
+  for (const v of input.vehicles) {
+    const r = chosen.get(v.id);
+    if (r !== undefined && r.stops.length > 0) routes.push(r);
+  }
+  let distance = 0;
+  let duration = 0;
+  for (const r of routes) {
+    distance += r.distance;
+    duration += r.duration;
+  }
+  const iterations = results.reduce((s, r) => s + (r?.stats.iterations ?? 0), 0);
+  return { routes, distance, duration, vehicles: routes.length, unassigned: [], stats: { elapsedMs: from.stats.elapsedMs, iterations } };
+}
