@@ -42,8 +42,8 @@ function planeCoordinates(input: ProblemInput): Array<[number, number]> | null {
 }
 
 /** Whether `solveParallel` should work on sectors for this problem at all. */
-export function canDecompose(input: ProblemInput, options: SolveOptions, threads: number): boolean {
-  if (threads < 2 || input.orders.length < DECOMPOSE_FROM) return false;
+export function canDecompose(input: ProblemInput, options: SolveOptions, threads: number, from = DECOMPOSE_FROM): boolean {
+  if (threads < 2 || input.orders.length < from) return false;
   if ((options.objective ?? 'distance') === 'vehicles') return false;
   if (input.vehicles.some((v) => (v.maxTrips ?? 1) > 1)) return false;
   return planeCoordinates(input) !== null;

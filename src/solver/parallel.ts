@@ -62,8 +62,13 @@ export async function closeParallelPools(): Promise<void> {
 export interface ParallelEnv {
   /** Keep the worker threads for the next call (benchmarks); close them with closeParallelPools. */
   keepThreads?: boolean;
-  /** Let the threads work on sectors of the routes on large instances (default true; see decompose.ts). */
-  decompose?: boolean;
+  /**
+   * Let the threads work on sectors of the routes on large instances (default true; see
+   * decompose.ts); 'always' also on small ones (tests).
+   */
+  decompose?: boolean | 'always';
+  /** Called after each epoch: how many sectors it ran (1: the whole problem) and the best distance. */
+  onEpoch?: (epoch: { index: number; sectors: number; distance: number }) => void;
 }
 
 export async function solveParallel(input: ProblemInput, options: SolveOptions = {}, env: ParallelEnv = {}): Promise<SolveResult> {
@@ -84,7 +89,7 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
   let best: SolveResult | null = null;
   let bestScore: [number, number, number] = [Infinity, Infinity, Infinity];
   let totalIterations = 0;
-  const decompose = (env.decompose ?? true) && canDecompose(problem, options, threads);
+  const decompose = env.decompose === 'always' ? canDecompose(problem, options, threads, 0) : (env.decompose ?? true) && canDecompose(problem, options, threads);
   const angles = new Rng(seed * 31 + 17);
   try {
     for (let e = 0; e < epochs; e++) {
@@ -122,6 +127,7 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
           best = merged;
           bestScore = s;
         }
+        env.onEpoch?.({ index: e, sectors: parts.length, distance: best.distance });
         continue;
       }
       const tasks: Array<Promise<SolveResult>> = [];
@@ -135,6 +141,7 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
           bestScore = s;
         }
       }
+      env.onEpoch?.({ index: e, sectors: 1, distance: best!.distance });
     }
   } finally {
     if (!env.keepThreads) await pool.destroy();

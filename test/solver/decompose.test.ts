@@ -1,0 +1,92 @@
+/**
+ * Sectors for the threads of one solve: the cut hands every order and vehicle to exactly one
+ * sector, the merge keeps a sector's result only when it is no worse, and a decomposed solve on
+ * real worker threads gives feasible, reproducible solutions.
+ */
+import { describe, expect, it } from 'vitest';
+import type { SolveResult } from '../../src/model/input.js';
+import { canDecompose, mergeParts, splitRoutes } from '../../src/solver/decompose.js';
+import { solveParallel } from '../../src/solver/parallel.js';
+import { solve } from '../../src/solver/solve.js';
+import { assertFeasible } from '../helpers/checker.js';
+import { solomon } from '../helpers/problems.js';
+
+describe('splitRoutes / mergeParts', () => {
+  const input = solomon('R101');
+  const start = solve(input, { iterations: 200, seed: 3 });
+
+  it('cuts the routes into sectors that share no order and no vehicle, of about equal order counts', () => {
+    expect(start.unassigned).toEqual([]);
+    for (const angle of [0, 1, 2.5, 4, 6]) {
+      const parts = splitRoutes(input, start, 2, angle)!;
+      expect(parts).toHaveLength(2);
+      const orders = parts.flatMap((p) => p.problem.orders.map((o) => o.id));
+      expect(new Set(orders).size).toBe(input.orders.length);
+      expect(orders).toHaveLength(input.orders.length);
+      const vehicles = parts.flatMap((p) => p.vehicleIds);
+      expect(new Set(vehicles).size).toBe(input.vehicles.length);
+      expect(vehicles).toHaveLength(input.vehicles.length);
+      const longest = Math.max(...start.routes.map((r) => r.stops.length));
+      for (const p of parts) {
+        // within one route of half the orders
+        expect(Math.abs(p.problem.orders.length - input.orders.length / 2)).toBeLessThanOrEqual(longest);
+        // the warm start is the sector's routes, on the sector's own vehicles
+        expect(p.initialRoutes.flatMap((r) => r.orderIds).sort()).toEqual(p.problem.orders.map((o) => o.id).sort());
+        for (const r of p.initialRoutes) expect(p.vehicleIds).toContain(r.vehicleId);
+        expect(p.distance).toBeCloseTo(start.routes.filter((r) => p.vehicleIds.includes(r.vehicleId)).reduce((s, r) => s + r.distance, 0), 6);
+      }
+    }
+  });
+
+  it('declines solutions that leave orders out, too few routes, and matrices without coordinates', () => {
+    expect(splitRoutes(input, { ...start, unassigned: [{ orderId: input.orders[0].id, reason: 'capacity' }] }, 2, 0)).toBeNull();
+    expect(splitRoutes(input, { ...start, routes: start.routes.slice(0, 5) }, 2, 0)).toBeNull();
+    const explicit = { ...input, matrix: { kind: 'explicit' as const, distance: [[0]], duration: [[0]] } };
+    expect(canDecompose(explicit, {}, 2, 0)).toBe(false);
+    expect(canDecompose(input, {}, 2, 0)).toBe(true);
+    expect(canDecompose(input, {}, 2)).toBe(false); // 100 orders: below DECOMPOSE_FROM
+    expect(canDecompose(input, {}, 1, 0)).toBe(false);
+    expect(canDecompose(input, { objective: 'vehicles' }, 2, 0)).toBe(false);
+  });
+
+  it('takes a sector solved better, keeps a sector whose result is worse or leaves orders out', () => {
+    const parts = splitRoutes(input, start, 2, 1)!;
+    const solved = parts.map((p) => solve(p.problem, { iterations: 300, seed: 5, initialRoutes: p.initialRoutes }));
+    for (const [i, r] of solved.entries()) {
+      assertFeasible(parts[i].problem, r);
+      expect(r.distance).toBeLessThanOrEqual(parts[i].distance + 1e-9);
+    }
+    const merged = mergeParts(input, start, parts, solved, 'distance');
+    assertFeasible(input, merged);
+    expect(merged.unassigned).toEqual([]);
+    expect(merged.distance).toBeCloseTo(solved[0].distance + solved[1].distance, 6);
+    expect(merged.vehicles).toBe(merged.routes.length);
+    // a worse result for sector 0, one that leaves an order out for sector 1: both keep their routes
+    const worse: SolveResult = { ...solved[0], distance: parts[0].distance + 1 };
+    const partial: SolveResult = { ...solved[1], unassigned: [{ orderId: parts[1].problem.orders[0].id, reason: 'capacity' }] };
+    const kept = mergeParts(input, start, parts, [worse, partial], 'distance');
+    assertFeasible(input, kept);
+    expect(kept.distance).toBeCloseTo(start.distance, 6);
+    expect(kept.routes.map((r) => r.stops.map((s) => s.orderId)).sort()).toEqual(start.routes.map((r) => r.stops.map((s) => s.orderId)).sort());
+  });
+});
+
+describe('solveParallel on sectors', () => {
+  it('runs sector epochs between whole ones on worker threads: feasible, reproducible, never worse than its first epoch', async () => {
+    const input = solomon('RC101');
+    const run = async () => {
+      const epochs: Array<{ index: number; sectors: number; distance: number }> = [];
+      const r = await solveParallel(input, { threads: 2, iterations: 6000, seed: 2 }, { decompose: 'always', onEpoch: (e) => epochs.push(e) });
+      return { r, epochs };
+    };
+    const a = await run();
+    const b = await run();
+    assertFeasible(input, a.r);
+    expect(a.r.unassigned).toEqual([]);
+    expect(a.epochs.map((e) => e.sectors)).toEqual([1, 2, 1]);
+    // the best never gets worse from one epoch to the next
+    for (let i = 1; i < a.epochs.length; i++) expect(a.epochs[i].distance).toBeLessThanOrEqual(a.epochs[i - 1].distance + 1e-9);
+    expect(a.r.distance).toBe(b.r.distance);
+    expect(a.r.routes.map((r) => r.stops.map((s) => s.orderId))).toEqual(b.r.routes.map((r) => r.stops.map((s) => s.orderId)));
+  });
+});
