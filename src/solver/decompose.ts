@@ -5,7 +5,7 @@
  * becomes a problem of its own that one thread searches, and the sectors' results are put back
  * together. Two threads that each search the whole problem keep only the better of their two
  * results; two threads on two sectors keep the work of both. The cut turns by a different angle
- * each time, so no border stays a border.
+ * each time, so no border stays a border, and the epochs in between search the whole problem.
  *
  * Pure: problems in, problems and results out; `solveParallel` runs the parts on its threads.
  */
