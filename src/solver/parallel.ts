@@ -12,6 +12,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { ProblemInput, SolveOptions, SolveResult } from '../model/input.js';
+import { matrixSize } from '../model/matrix.js';
+import { allocateSharedMatrix, omitMatrixInput, settleSharedTask, sharedMatrixRef, type SharedMatrix } from '../model/shared-matrix.js';
 import { parseProblem } from '../schema/problem.js';
 import { solve } from './solve.js';
 import type { EpochTask } from './parallel-worker.js';
@@ -60,6 +62,9 @@ export async function closeParallelPools(): Promise<void> {
 export interface ParallelEnv {
   /** Keep the worker threads for the next call (benchmarks); close them with closeParallelPools. */
   keepThreads?: boolean;
+  /** One matrix in shared memory for all threads, built by the first (default true); false: each
+   *  thread builds its own (benchmarks compare the two). */
+  shareMatrix?: boolean;
 }
 
 export async function solveParallel(input: ProblemInput, options: SolveOptions = {}, env: ParallelEnv = {}): Promise<SolveResult> {
@@ -76,6 +81,10 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
   const seed = options.seed ?? 1;
   const key = `${process.pid}-${++solveCounter}-${started}`;
   const wallDeadline = timeLimit === undefined ? undefined : Date.now() + timeLimit * 1000;
+  // Only the buffers are allocated here; a worker fills them. Only the first task carries an
+  // explicit matrix (the others would clone it for nothing); tasks with coordinates all carry them.
+  const shared: SharedMatrix | undefined = env.shareMatrix === false ? undefined : allocateSharedMatrix(matrixSize(problem.matrix));
+  const slim = shared === undefined ? problem : omitMatrixInput(problem);
   const pool = env.keepThreads ? getPool(threads) : new Piscina<EpochTask, SolveResult>({ filename: workerFile(), minThreads: threads, maxThreads: threads });
   let best: SolveResult | null = null;
   let bestScore: [number, number, number] = [Infinity, Infinity, Infinity];
@@ -103,7 +112,12 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
           initialRoutes,
           schedule: { from: e / epochs, to: (e + 1) / epochs },
         };
-        tasks.push(pool.run({ key, problem, options: opts, deadline: epochEnd }));
+        const token = e * threads + w + 1;
+        const omitted = token > 1 && slim !== problem;
+        const task: EpochTask = { key, problem: omitted ? slim : problem, options: opts, deadline: epochEnd };
+        if (shared !== undefined) task.matrix = sharedMatrixRef(shared, token, omitted);
+        // once it settles, a build it left unfinished is marked failed (its waiters stop waiting)
+        tasks.push(task.matrix === undefined ? pool.run(task) : pool.run(task).finally(() => settleSharedTask(task.matrix!)));
       }
       const results = await Promise.all(tasks);
       for (const r of results) {
