@@ -18,6 +18,8 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { ProblemInput, SolveOptions, SolveResult, UnassignedReason } from '../model/input.js';
+import { matrixSize } from '../model/matrix.js';
+import { allocateSharedMatrix, omitMatrixInput, settleSharedTask, sharedMatrixRef, type SharedMatrix } from '../model/shared-matrix.js';
 import type { SolveTask } from '../pool/messages.js';
 import { MatrixProviderError } from '../matrix/osrm.js';
 import { PoolTaskError } from '../pool/pool.js';
@@ -63,6 +65,9 @@ export interface JobServiceOptions {
   abortGraceSec?: number;
   /** Jobs running at once (default: the pool's size). */
   concurrency?: number;
+  /** One matrix per delivery date in shared memory, built once by a worker thread for all the
+   *  date's solves (default true); false: every thread builds its own (benchmarks compare). */
+  shareMatrix?: boolean;
   /** Seed of the solver (default 1). */
   seed?: number;
   /** A fixed number of solves in parallel per delivery date, with seeds seed, seed+1, ...; the
@@ -582,16 +587,17 @@ export class JobService {
   private async solve(problem: ProblemInput, timeLimit: number, jobBudget: number, lease: AbortSignal): Promise<SolveResult> {
     const first = this.options.seed ?? 1;
     const fixed = this.options.seedsPerSolve;
+    const share = this.shareMatrix(problem);
     let results: SolveResult[];
     if (fixed !== undefined) {
       const count = Math.max(1, Math.floor(fixed));
-      results = await Promise.all(Array.from({ length: count }, (_, i) => this.solveOnce(problem, timeLimit, first + i, jobBudget, lease)));
+      results = await Promise.all(Array.from({ length: count }, (_, i) => this.solveOnce(share.task(i), timeLimit, first + i, jobBudget, lease)));
     } else {
       this.makeRoom();
-      const main = this.solveOnce(problem, timeLimit, first, jobBudget, lease);
+      const main = this.solveOnce(share.task(0), timeLimit, first, jobBudget, lease);
       const spares: Array<Promise<SolveResult | null>> = [];
       const idle = this.pool.size - this.threadsHeld();
-      for (let i = 0; i < idle && !this.pumpAgain; i++) spares.push(this.solveSpare(problem, timeLimit, first + 1 + i, jobBudget, lease));
+      for (let i = 0; i < idle && !this.pumpAgain; i++) spares.push(this.solveSpare(share.task(i + 1), timeLimit, first + 1 + i, jobBudget, lease));
       results = [await main];
       for (const r of await Promise.all(spares)) if (r !== null) results.push(r);
     }
@@ -600,6 +606,31 @@ export class JobService {
       if (r.unassigned.length < best.unassigned.length || (r.unassigned.length === best.unassigned.length && r.distance < best.distance)) best = r;
     }
     return best;
+  }
+
+  /**
+   * The tasks of one date's solve share one matrix (model/shared-matrix.ts): here only the buffers
+   * are allocated, the first task to start builds it on its thread. Task 0 carries the whole
+   * problem; the others leave an explicit matrix out (a road matrix of 1000 locations is two
+   * million numbers to clone for each thread), so only task 0 can build it and they wait for it.
+   */
+  private shareMatrix(problem: ProblemInput): { task(i: number): Pick<SolveTask, 'problem' | 'matrix'> } {
+    let shared: SharedMatrix | undefined;
+    if (this.options.shareMatrix !== false) {
+      try {
+        shared = allocateSharedMatrix(matrixSize(problem.matrix));
+      } catch {
+        // a size the buffers cannot hold: each thread builds (or refuses) its own as before
+      }
+    }
+    if (shared === undefined) return { task: () => ({ problem }) };
+    const slim = omitMatrixInput(problem);
+    return {
+      task: (i) => {
+        const omitted = i > 0 && slim !== problem;
+        return { problem: omitted ? slim : problem, matrix: sharedMatrixRef(shared, i + 1, omitted) };
+      },
+    };
   }
 
   /** Threads this service's tasks hold or wait for; a spare asked to stop counts as gone. */
@@ -623,11 +654,11 @@ export class JobService {
     }
   }
 
-  private async solveSpare(problem: ProblemInput, timeLimit: number, seed: number, jobBudget: number, lease: AbortSignal): Promise<SolveResult | null> {
+  private async solveSpare(work: Pick<SolveTask, 'problem' | 'matrix'>, timeLimit: number, seed: number, jobBudget: number, lease: AbortSignal): Promise<SolveResult | null> {
     const spare: Spare = { flag: new Int32Array(new SharedArrayBuffer(4)), controller: new AbortController() };
     this.spares.add(spare);
     try {
-      return await this.solveOnce(problem, timeLimit, seed, jobBudget, lease, spare);
+      return await this.solveOnce(work, timeLimit, seed, jobBudget, lease, spare);
     } catch {
       return null;
     } finally {
@@ -635,7 +666,7 @@ export class JobService {
     }
   }
 
-  private async solveOnce(problem: ProblemInput, timeLimit: number, seed: number, jobBudget: number, lease: AbortSignal, spare?: Spare): Promise<SolveResult> {
+  private async solveOnce(work: Pick<SolveTask, 'problem' | 'matrix'>, timeLimit: number, seed: number, jobBudget: number, lease: AbortSignal, spare?: Spare): Promise<SolveResult> {
     // after close('abandon') no new solve starts (it would hold a thread nobody waits for)
     if (this.abandoned) throw new JobServiceClosedError();
     if (lease.aborted) throw new LeaseLostError(0);
@@ -648,7 +679,7 @@ export class JobService {
     try {
       const options: SolveOptions = { timeLimit, seed };
       if (this.options.objective) options.objective = this.options.objective;
-      const task: SolveTask = { problem, options };
+      const task: SolveTask = { ...work, options };
       if (spare) task.stop = spare.flag.buffer as SharedArrayBuffer;
       return await this.pool.run(task, { signal: controller.signal });
     } catch (error) {
@@ -659,6 +690,8 @@ export class JobService {
       }
       throw error;
     } finally {
+      // the pool marks a build this task left unfinished; a runner that is not a SolverPool may not
+      if (work.matrix !== undefined) settleSharedTask(work.matrix);
       this.tasks--;
       clearTimeout(timer);
       lease.removeEventListener('abort', stop);

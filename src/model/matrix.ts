@@ -25,10 +25,15 @@ export function matrixSize(m: MatrixInput): number {
   return m.kind === 'explicit' ? m.distance.length : m.coordinates.length;
 }
 
-export function buildMatrix(m: MatrixInput): Matrix {
+/**
+ * Fills `into` (zeroed arrays of size^2, e.g. over a SharedArrayBuffer: see shared-matrix.ts) or
+ * new arrays. Only the diagonal is left unwritten, so it stays 0.
+ */
+export function buildMatrix(m: MatrixInput, into?: Matrix): Matrix {
   const n = matrixSize(m);
-  const distance = new Float64Array(n * n);
-  const duration = new Float64Array(n * n);
+  if (into !== undefined && into.size !== n) throw new RangeError(`buildMatrix: the target holds ${into.size} locations, the input ${n}`);
+  const distance = into?.distance ?? new Float64Array(n * n);
+  const duration = into?.duration ?? new Float64Array(n * n);
   if (m.kind === 'euclidean') {
     const speed = m.speed ?? 1;
     const round = m.rounding === 'trunc1';

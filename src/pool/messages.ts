@@ -1,4 +1,5 @@
 import type { ProblemInput, SolveOptions, SolveResult } from '../model/input.js';
+import type { SharedMatrixRef } from '../model/shared-matrix.js';
 
 /** What the main thread posts to a worker: one solve. Plain data (structured clone). */
 export interface SolveTask {
@@ -7,6 +8,10 @@ export interface SolveTask {
   /** Shared with the main thread (Int32Array of one element): set it non-zero and the solve stops
    *  early with its best so far, keeping its thread (no termination, no respawn). */
   stop?: SharedArrayBuffer;
+  /** The matrix shared by every task of this solve (model/shared-matrix.ts): the first task to
+   *  start builds it, the others wait for it instead of building their own. With
+   *  `matrix.inputOmitted`, `problem.matrix` is an empty explicit matrix and is not used. */
+  matrix?: SharedMatrixRef;
 }
 
 /** What a worker answers. */

@@ -11,6 +11,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { SolveResult } from '../model/input.js';
+import { settleSharedTask } from '../model/shared-matrix.js';
 import type { SolveTask } from './messages.js';
 
 export interface SolverPoolOptions {
@@ -84,12 +85,18 @@ export class SolverPool {
     return this.piscina;
   }
 
-  /** Runs one solve on a worker thread; rejects with PoolTaskError only. */
+  /**
+   * Runs one solve on a worker thread; rejects with PoolTaskError only. Once the task settles, a
+   * shared matrix it claimed and never published (its thread died or was terminated mid-build) is
+   * marked failed, so the tasks waiting for it stop waiting.
+   */
   async run(task: SolveTask, options: { signal?: AbortSignal } = {}): Promise<SolveResult> {
     try {
       return await this.threads().run(task, { signal: options.signal });
     } catch (error) {
       throw classify(error, options.signal);
+    } finally {
+      if (task.matrix !== undefined) settleSharedTask(task.matrix);
     }
   }
 

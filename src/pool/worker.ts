@@ -1,13 +1,19 @@
 /**
  * The worker-thread entry (dist/worker.js): Piscina calls the default export once per task. The
  * solver watches its own deadline (options.timeLimit) and the task's stop flag; the pool's abort is
- * only a safety net.
+ * only a safety net. A task with a shared matrix builds it or waits for it (model/shared-matrix.ts).
  */
 import type { SolveResult } from '../model/input.js';
-import { solve } from '../solver/solve.js';
+import { obtainSharedMatrix } from '../model/shared-matrix.js';
+import { solve, type SolveEnv } from '../solver/solve.js';
 import type { SolveTask } from './messages.js';
 
 export default function solveTask(task: SolveTask): SolveResult {
   const flag = task.stop === undefined ? undefined : new Int32Array(task.stop);
-  return solve(task.problem, task.options, flag === undefined ? {} : { halted: () => Atomics.load(flag, 0) !== 0 });
+  const env: SolveEnv = flag === undefined ? {} : { halted: () => Atomics.load(flag, 0) !== 0 };
+  const shared = task.matrix;
+  if (shared === undefined) return solve(task.problem, task.options, env);
+  env.matrix = (input) => obtainSharedMatrix(shared, input);
+  // without its matrix the problem cannot be validated; the builder validated the full one
+  return solve(task.problem, shared.inputOmitted ? { ...task.options, validate: false } : task.options, env);
 }

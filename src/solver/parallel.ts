@@ -12,6 +12,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { ProblemInput, SolveOptions, SolveResult } from '../model/input.js';
+import { matrixSize } from '../model/matrix.js';
+import { allocateSharedMatrix, omitMatrixInput, settleSharedTask, sharedMatrixRef, type SharedMatrix } from '../model/shared-matrix.js';
 import { parseProblem } from '../schema/problem.js';
 import { solve } from './solve.js';
 import type { EpochTask } from './parallel-worker.js';
@@ -69,6 +71,9 @@ export interface ParallelEnv {
   decompose?: boolean | 'always';
   /** Called after each epoch: how many sectors it ran (1: the whole problem) and the best distance. */
   onEpoch?: (epoch: { index: number; sectors: number; distance: number }) => void;
+  /** One matrix in shared memory for all threads, built by the first (default true); false: each
+   *  thread builds its own (benchmarks compare the two). */
+  shareMatrix?: boolean;
 }
 
 export async function solveParallel(input: ProblemInput, options: SolveOptions = {}, env: ParallelEnv = {}): Promise<SolveResult> {
@@ -85,6 +90,10 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
   const seed = options.seed ?? 1;
   const key = `${process.pid}-${++solveCounter}-${started}`;
   const wallDeadline = timeLimit === undefined ? undefined : Date.now() + timeLimit * 1000;
+  // Only the buffers are allocated here; a worker fills them. Only the first task carries an
+  // explicit matrix (the others would clone it for nothing); tasks with coordinates all carry them.
+  const shared: SharedMatrix | undefined = env.shareMatrix === false ? undefined : allocateSharedMatrix(matrixSize(problem.matrix));
+  const slim = shared === undefined ? problem : omitMatrixInput(problem);
   const pool = env.keepThreads ? getPool(threads) : new Piscina<EpochTask, SolveResult>({ filename: workerFile(), minThreads: threads, maxThreads: threads });
   let best: SolveResult | null = null;
   let bestScore: [number, number, number] = [Infinity, Infinity, Infinity];
@@ -112,6 +121,15 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
         initialRoutes,
         schedule: { from: e / epochs, to: (e + 1) / epochs },
       });
+      /** Runs one task of this epoch on the shared matrix (the sectors use it too: same locations). */
+      const run = (w: number, taskKey: string, taskProblem: ProblemInput, opts: SolveOptions): Promise<SolveResult> => {
+        const token = e * threads + w + 1;
+        const omitted = token > 1 && taskProblem === problem && slim !== problem;
+        const task: EpochTask = { key: taskKey, problem: omitted ? slim : taskProblem, options: opts, deadline: epochEnd };
+        if (shared !== undefined) task.matrix = sharedMatrixRef(shared, token, omitted);
+        // once it settles, a build it left unfinished is marked failed (its waiters stop waiting)
+        return task.matrix === undefined ? pool.run(task) : pool.run(task).finally(() => settleSharedTask(task.matrix!));
+      };
       // Large instances: every other epoch (never the first or the last), each thread searches
       // its own sector of the best solution's routes and the sectors are put together; the
       // epochs between them work on the whole problem, where routes can cross a border (with
@@ -119,9 +137,7 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
       const parts =
         decompose && best !== null && e > 0 && e < epochs - 1 && e % 2 === 1 ? splitRoutes(problem, best, threads, angles.next() * 2 * Math.PI) : null;
       if (parts !== null && best !== null) {
-        const results = await Promise.all(
-          parts.map((part, w) => pool.run({ key: `${key}-${e}-${w}`, problem: part.problem, options: { ...epochOptions(w), initialRoutes: part.initialRoutes }, deadline: epochEnd })),
-        );
+        const results = await Promise.all(parts.map((part, w) => run(w, `${key}-${e}-${w}`, part.problem, { ...epochOptions(w), initialRoutes: part.initialRoutes })));
         for (const r of results) totalIterations += r.stats.iterations;
         const merged = mergeParts(problem, best, parts, results, options.objective);
         const s = score(merged, options.objective);
@@ -133,7 +149,7 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
         continue;
       }
       const tasks: Array<Promise<SolveResult>> = [];
-      for (let w = 0; w < threads; w++) tasks.push(pool.run({ key, problem, options: epochOptions(w), deadline: epochEnd }));
+      for (let w = 0; w < threads; w++) tasks.push(run(w, key, problem, epochOptions(w)));
       const results = await Promise.all(tasks);
       for (const r of results) {
         totalIterations += r.stats.iterations;

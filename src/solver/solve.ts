@@ -4,7 +4,8 @@
  * until the deadline or the iteration budget), and exports the best solution with a reason for
  * every unassigned order. Pure: the clock comes in through `env.now`.
  */
-import type { ProblemInput, SolveOptions, SolveResult } from '../model/input.js';
+import type { MatrixInput, ProblemInput, SolveOptions, SolveResult } from '../model/input.js';
+import type { Matrix } from '../model/matrix.js';
 import { buildProblem, costModel, type Problem } from '../model/problem.js';
 import { parseProblem } from '../schema/problem.js';
 import { RouteProbe } from '../route/probe.js';
@@ -28,6 +29,9 @@ export interface SolveEnv {
   now?: Clock;
   /** Polled during the search: once it returns true the solve stops and returns its best so far. */
   halted?: () => boolean;
+  /** The matrix of the validated input, when it comes from elsewhere (a worker thread's shared
+   *  one, see model/shared-matrix.ts); default: built here. Its time counts against the limit. */
+  matrix?: (input: MatrixInput) => Matrix;
 }
 
 export function solve(input: ProblemInput, options: SolveOptions = {}, env: SolveEnv = {}): SolveResult {
@@ -36,7 +40,7 @@ export function solve(input: ProblemInput, options: SolveOptions = {}, env: Solv
   const iterations = options.iterations ?? (options.timeLimit === undefined ? DEFAULT_ITERATIONS : undefined);
   const stop = new Stop(now, options.timeLimit === undefined ? undefined : options.timeLimit * 1000, iterations, now(), env.halted);
   const valid = options.validate === false ? input : parseProblem(input);
-  const p = buildProblem(valid);
+  const p = buildProblem(valid, env.matrix?.(valid.matrix));
   return solveProblem(p, options, stop);
 }
 

@@ -1,5 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { SolveResult } from '../../src/model/input.js';
+import type { MatrixInput, SolveResult } from '../../src/model/input.js';
+import { buildMatrix } from '../../src/model/matrix.js';
+import { sharedMatrixBuilds } from '../../src/model/shared-matrix.js';
+import { haversineProvider } from '../../src/jobs/problem.js';
 import type { SolveTask } from '../../src/pool/messages.js';
 import { SolverPool } from '../../src/pool/pool.js';
 import { defaultBudgetSec, type SolveRunner } from '../../src/jobs/service.js';
@@ -13,6 +16,7 @@ interface Seen {
   seed: number;
   timeLimit: number;
   flag?: Int32Array;
+  task: SolveTask;
   /** Order in which the tasks settled (0 first). */
   settled?: number;
   result?: SolveResult;
@@ -27,7 +31,7 @@ class Recorder implements SolveRunner {
     this.size = inner.size;
   }
   async run(task: SolveTask, options?: { signal?: AbortSignal }): Promise<SolveResult> {
-    const entry: Seen = { seed: task.options.seed!, timeLimit: task.options.timeLimit!, flag: task.stop && new Int32Array(task.stop) };
+    const entry: Seen = { seed: task.options.seed!, timeLimit: task.options.timeLimit!, flag: task.stop && new Int32Array(task.stop), task };
     this.seen.push(entry);
     try {
       entry.result = await this.inner.run(task, options);
@@ -100,5 +104,33 @@ describe('idle threads join a job; they give way to the next one', () => {
     checkJob(store, done);
     const mains = recorder.seen.filter((s) => s.flag === undefined);
     expect(mains.map((s) => s.timeLimit)).toEqual([(defaultBudgetSec(5) * 4) / 5, defaultBudgetSec(5) / 5]);
+  });
+
+  it("a job's main and spare seed share one matrix: built once; an explicit road matrix goes to the builder only", async () => {
+    const store = makeStore();
+    addVehicle(store, 1);
+    addVehicle(store, 2, { warehouseId: 2 });
+    for (let id = 1; id <= 30; id++) addOrder(store, { id, ...near((id % 9) - 4, ((id * 5) % 11) - 5) });
+    // a road matrix as OSRM gives it: explicit rows (here the haversine one written out)
+    const haversine = haversineProvider();
+    const explicit = async (points: ReadonlyArray<readonly [number, number]>): Promise<MatrixInput> => {
+      const m = buildMatrix(await haversine(points));
+      const rows = (a: Float64Array) => Array.from({ length: m.size }, (_, i) => Array.from(a.subarray(i * m.size, (i + 1) * m.size)));
+      return { kind: 'explicit', distance: rows(m.distance), duration: rows(m.duration) };
+    };
+    const recorder = new Recorder(pool);
+    const service = makeService(store, recorder, { matrix: explicit });
+    checkJob(store, await plan(service, { order_ids: Array.from({ length: 30 }, (_, i) => i + 1) }));
+    const [main, spare] = recorder.seen.map((s) => s.task);
+    expect(recorder.seen).toHaveLength(2);
+    expect(main.matrix!.state).toBe(spare.matrix!.state);
+    expect(main.matrix!.distance).toBe(spare.matrix!.distance);
+    expect(sharedMatrixBuilds(main.matrix!)).toBe(1);
+    expect([main.matrix!.inputOmitted, spare.matrix!.inputOmitted]).toEqual([false, true]);
+    const n = main.matrix!.size;
+    expect(main.problem.matrix.kind === 'explicit' && main.problem.matrix.distance.length).toBe(n);
+    expect(spare.problem.matrix).toEqual({ kind: 'explicit', distance: [], duration: [] });
+    // both answered from the shared matrix (a spare that could not would have failed and been dropped)
+    expect(recorder.seen.every((s) => s.result !== undefined)).toBe(true);
   });
 });

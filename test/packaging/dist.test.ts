@@ -8,7 +8,8 @@
  *   skipLibCheck, from an ES module and a CommonJS module at once (TS7016, TS2717);
  * - a child process loads it by its name with `require` and with `import` (the typed client of
  *   `delivery-planner/client` too): solve on every matrix
- *   kind and on 2,000 orders, solveParallel on worker threads, a planning job on JobService. Every
+ *   kind and on 2,000 orders, solveParallel on worker threads (with its shared matrix and
+ *   without: the same answer), a planning job on JobService. Every
  *   solution is checked here with the independent checker.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -51,6 +52,9 @@ const input = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));
     out.solved[name] = engine.solve(p, name === 'large' ? { timeLimit: 3, seed: 1 } : { iterations: 300, seed: 1 });
   }
   out.parallel = await engine.solveParallel(input.euclidean, { threads: 2, timeLimit: 0.5, seed: 1 });
+  // the built worker with a shared matrix: the explicit rows go to the first task only
+  out.parallelExplicit = await engine.solveParallel(input.explicit, { threads: 2, iterations: 4000, seed: 1 });
+  out.parallelExplicitOwn = await engine.solveParallel(input.explicit, { threads: 2, iterations: 4000, seed: 1 }, { shareMatrix: false });
   const store = new engine.MemoryPlanningStore();
   store.addCompany({ id: 1, timezone: 'UTC' });
   store.addWarehouse({ id: 1, companyId: 1, name: 'W', address: 'x', lat: 52.5, lon: 13.4 });
@@ -74,7 +78,7 @@ function run(kind: 'cjs' | 'esm', input: Record<string, ProblemInput>) {
       : program((f) => `await import(${JSON.stringify(f === 'index' ? 'delivery-planner' : `delivery-planner/${f}`)})`);
   const r = spawnSync(process.execPath, ['--input-type=commonjs', '-e', code], { cwd: consumer, input: JSON.stringify(input), encoding: 'utf8', timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
   if (r.status !== 0) throw new Error(`${kind} child failed (${r.status}): ${r.stderr.slice(-2000)}`);
-  return JSON.parse(r.stdout) as { solved: Record<string, SolveResult>; parallel: SolveResult; job: { status: string; result: { route_ids: number[]; unassigned: unknown[] } }; exports: Record<string, unknown> };
+  return JSON.parse(r.stdout) as { solved: Record<string, SolveResult>; parallel: SolveResult; parallelExplicit: SolveResult; parallelExplicitOwn: SolveResult; job: { status: string; result: { route_ids: number[]; unassigned: unknown[] } }; exports: Record<string, unknown> };
 }
 
 describe('the built package, loaded as a consumer loads it', () => {
@@ -211,6 +215,8 @@ export const job = (api: client.PlannerClient, id: number) => api.GET('/api/publ
       }
       expect(got.solved.large!.unassigned.length).toBe(0);
       expect(checkSolution(input.euclidean!, got.parallel)).toEqual([]);
+      expect(checkSolution(input.explicit!, got.parallelExplicit)).toEqual([]);
+      expect(got.parallelExplicit.routes).toEqual(got.parallelExplicitOwn.routes);
       expect(got.job.status).toBe('done');
       expect(got.job.result.route_ids).toHaveLength(1);
       expect(got.exports).toEqual({ engineHasStore: false, fullHasStore: 'function', fullSolve: 'function', client: 'function', clientGet: 'function' });

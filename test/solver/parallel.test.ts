@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { solveParallel } from '../../src/index.js';
 import { assertFeasible } from '../helpers/checker.js';
-import { solomon } from '../helpers/problems.js';
+import type { ProblemInput } from '../../src/model/input.js';
+import { buildMatrix } from '../../src/model/matrix.js';
+import { randomProblem, solomon } from '../helpers/problems.js';
 
 describe('solveParallel', () => {
   it('runs two worker threads, returns a feasible solution, reproducible under an iteration budget', async () => {
@@ -19,5 +21,20 @@ describe('solveParallel', () => {
     const r = await solveParallel(p, { threads: 2, timeLimit: 1, seed: 1 });
     assertFeasible(p, r);
     expect(r.unassigned).toEqual([]);
+  });
+
+  it('one shared matrix for the threads gives the same answer as one matrix per thread (explicit matrix, two epochs)', async () => {
+    const base = randomProblem({ orders: 30, vehicles: 5, seed: 9, windows: true });
+    const m = buildMatrix(base.matrix);
+    const rows = (a: Float64Array) => Array.from({ length: m.size }, (_, i) => Array.from(a.subarray(i * m.size, (i + 1) * m.size)));
+    const p: ProblemInput = { ...base, matrix: { kind: 'explicit', distance: rows(m.distance), duration: rows(m.duration) } };
+    const options = { threads: 2, iterations: 4000, seed: 2 };
+    const shared = await solveParallel(p, options);
+    const own = await solveParallel(p, options, { shareMatrix: false });
+    assertFeasible(p, shared);
+    expect(shared.routes).toEqual(own.routes);
+    expect(shared.unassigned).toEqual(own.unassigned);
+    expect(shared.distance).toBe(own.distance);
+    expect(shared.stats.iterations).toBe(own.stats.iterations);
   });
 });

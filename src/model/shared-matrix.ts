@@ -1,0 +1,134 @@
+/**
+ * One distance/duration matrix for every thread working on one solve, in SharedArrayBuffers.
+ *
+ * The posting (event-loop) thread only allocates: zeroed buffers and a small state word, which is
+ * cheap. The first task that starts and carries the matrix input claims the build
+ * (Atomics.compareExchange), fills the arrays and publishes them (Atomics.store + notify); a task
+ * that starts meanwhile blocks in Atomics.wait until then. After publication nobody writes the
+ * arrays again (the solver only reads `p.dist` / `p.dur`).
+ *
+ * A build can fail: the builder throws (it marks the state failed itself), or its thread dies or is
+ * terminated (then the posting side marks it, see `settleSharedTask`, since it sees the task
+ * settle). A waiter also gives up after `maxWaitMs`. A waiter that carries the input then builds its
+ * own private copy; one whose input was left out (`omitMatrixInput`) fails with SharedMatrixError.
+ *
+ * Every task given one SharedMatrix must solve the same problem: a task whose input was left out
+ * is not validated again (the builder validated the full input; the other fields are the same).
+ */
+import type { MatrixInput, ProblemInput } from './input.js';
+import { buildMatrix, type Matrix } from './matrix.js';
+
+/** Plain data: structured clone passes the buffers by reference, so every thread sees one copy. */
+export interface SharedMatrix {
+  size: number;
+  /** Int32Array [status, builds]; status: see UNCLAIMED, READY, FAILED (a positive value is the
+   *  token of the task building it); builds counts the matrices built for the solve, the shared one
+   *  and any private fallback copies (1 when every task shared). */
+  state: SharedArrayBuffer;
+  distance: SharedArrayBuffer;
+  duration: SharedArrayBuffer;
+}
+
+/** The shared matrix as one task sees it. */
+export interface SharedMatrixRef extends SharedMatrix {
+  /** Unique among the tasks given this matrix, > 0: names the builder in the state word. */
+  token: number;
+  /** The task's problem has its explicit matrix left out (omitMatrixInput): it can only wait. */
+  inputOmitted: boolean;
+}
+
+const STATUS = 0;
+const BUILDS = 1;
+const UNCLAIMED = 0;
+const READY = -1;
+const FAILED = -2;
+
+/** How long one Atomics.wait lasts before the waiter looks again (a missed wake-up costs this). */
+const WAIT_SLICE_MS = 20;
+/** A waiter gives up after this long (a 1000-location haversine build takes about a second). */
+export const DEFAULT_MAX_WAIT_MS = 60_000;
+
+export class SharedMatrixError extends Error {
+  override name = 'SharedMatrixError';
+}
+
+/** Zeroed buffers for `size` locations: 16 size^2 bytes. Throws RangeError when too large. */
+export function allocateSharedMatrix(size: number): SharedMatrix {
+  if (!Number.isInteger(size) || size < 0) throw new RangeError(`allocateSharedMatrix: bad size ${size}`);
+  const bytes = 8 * size * size;
+  return { size, state: new SharedArrayBuffer(8), distance: new SharedArrayBuffer(bytes), duration: new SharedArrayBuffer(bytes) };
+}
+
+export function sharedMatrixRef(shared: SharedMatrix, token: number, inputOmitted: boolean): SharedMatrixRef {
+  if (!Number.isInteger(token) || token <= 0) throw new RangeError(`sharedMatrixRef: the token must be a positive integer (${token})`);
+  return { size: shared.size, state: shared.state, distance: shared.distance, duration: shared.duration, token, inputOmitted };
+}
+
+/** The same problem without its explicit matrix (the rows empty): for the tasks that only wait. */
+export function omitMatrixInput(problem: ProblemInput): ProblemInput {
+  return problem.matrix.kind === 'explicit' ? { ...problem, matrix: { kind: 'explicit', distance: [], duration: [] } } : problem;
+}
+
+/** How many times the arrays were filled (the posting side's view: 1 when every task shared). */
+export function sharedMatrixBuilds(shared: SharedMatrix): number {
+  return Atomics.load(new Int32Array(shared.state), BUILDS);
+}
+
+export function sharedMatrixReady(shared: SharedMatrix): boolean {
+  return Atomics.load(new Int32Array(shared.state), STATUS) === READY;
+}
+
+function views(shared: SharedMatrix): Matrix {
+  return { size: shared.size, distance: new Float64Array(shared.distance), duration: new Float64Array(shared.duration) };
+}
+
+function markFailed(state: Int32Array, from: number): boolean {
+  if (Atomics.compareExchange(state, STATUS, from, FAILED) !== from) return false;
+  Atomics.notify(state, STATUS);
+  return true;
+}
+
+/**
+ * The posting side, once a task given `ref` has settled (answered, failed, crashed or was aborted):
+ * a build it claimed and never published is marked failed, and so is a build nobody claimed if the
+ * task carried the input (it may have been the only task that could). Wakes the waiters.
+ */
+export function settleSharedTask(ref: SharedMatrixRef): void {
+  const state = new Int32Array(ref.state);
+  markFailed(state, ref.token);
+  if (!ref.inputOmitted) markFailed(state, UNCLAIMED);
+}
+
+/**
+ * A worker's matrix for its task: builds it when it carries the input and is first, otherwise
+ * waits for the builder. Blocks the calling thread while waiting (workers only). A task asked to
+ * stop meanwhile still waits, as it would have built its own copy before: it then answers with
+ * its construction (the job service counts on a stopped spare answering).
+ */
+export function obtainSharedMatrix(ref: SharedMatrixRef, input: MatrixInput, options: { maxWaitMs?: number } = {}): Matrix {
+  const state = new Int32Array(ref.state);
+  if (!ref.inputOmitted && Atomics.compareExchange(state, STATUS, UNCLAIMED, ref.token) === UNCLAIMED) {
+    try {
+      const m = buildMatrix(input, views(ref));
+      Atomics.add(state, BUILDS, 1);
+      Atomics.store(state, STATUS, READY);
+      Atomics.notify(state, STATUS);
+      return m;
+    } catch (error) {
+      markFailed(state, ref.token);
+      throw error;
+    }
+  }
+  const slices = Math.ceil((options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS) / WAIT_SLICE_MS);
+  let status = Atomics.load(state, STATUS);
+  for (let i = 0; status >= UNCLAIMED && i < slices; i++) {
+    Atomics.wait(state, STATUS, status, WAIT_SLICE_MS);
+    status = Atomics.load(state, STATUS);
+  }
+  if (status === READY) return views(ref);
+  const why = status === FAILED ? 'its builder failed' : 'it was not ready in time';
+  if (ref.inputOmitted) throw new SharedMatrixError(`the shared matrix of this solve was not built (${why}), and this task has no matrix input of its own`);
+  // a private copy: the same values, so the same search
+  Atomics.add(state, BUILDS, 1);
+  return buildMatrix(input);
+}

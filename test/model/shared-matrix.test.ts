@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import type { MatrixInput, ProblemInput } from '../../src/model/input.js';
+import { buildMatrix } from '../../src/model/matrix.js';
+import {
+  allocateSharedMatrix,
+  obtainSharedMatrix,
+  omitMatrixInput,
+  settleSharedTask,
+  SharedMatrixError,
+  sharedMatrixBuilds,
+  sharedMatrixReady,
+  sharedMatrixRef,
+} from '../../src/model/shared-matrix.js';
+
+// One thread here: the protocol's states, not the blocking (test/pool/shared-matrix.test.ts runs
+// it on real worker threads).
+const coords: MatrixInput = { kind: 'euclidean', coordinates: [[0, 0], [3, 4], [6, 8], [1, 1]], rounding: 'trunc1', speed: 2 };
+const explicit: MatrixInput = { kind: 'explicit', distance: [[0, 1, null], [2, 0, 3], [4, 5, 0]], duration: [[0, 2, 2], [null, 0, 1], [1, 1, 0]] };
+
+describe('the shared matrix', () => {
+  it('the first task with the input builds into the shared buffers; the next one reads them', () => {
+    for (const input of [coords, explicit]) {
+      const n = input.kind === 'explicit' ? input.distance.length : input.coordinates.length;
+      const shared = allocateSharedMatrix(n);
+      const a = obtainSharedMatrix(sharedMatrixRef(shared, 1, false), input);
+      const b = obtainSharedMatrix(sharedMatrixRef(shared, 2, true), { kind: 'explicit', distance: [], duration: [] });
+      const own = buildMatrix(input);
+      expect(Array.from(a.distance)).toEqual(Array.from(own.distance));
+      expect(Array.from(a.duration)).toEqual(Array.from(own.duration));
+      expect(a.distance.buffer).toBe(shared.distance);
+      expect(b.distance.buffer).toBe(shared.distance);
+      expect(b.duration.buffer).toBe(shared.duration);
+      expect(sharedMatrixReady(shared)).toBe(true);
+      expect(sharedMatrixBuilds(shared)).toBe(1);
+    }
+  });
+
+  it('a builder that throws marks the build failed: a task without input fails, one with input builds its own', () => {
+    const shared = allocateSharedMatrix(2);
+    const broken = { kind: 'explicit', distance: [[0, 1], null], duration: [[0, 1], [1, 0]] } as unknown as MatrixInput;
+    expect(() => obtainSharedMatrix(sharedMatrixRef(shared, 1, false), broken)).toThrow(TypeError);
+    expect(() => obtainSharedMatrix(sharedMatrixRef(shared, 2, true), broken)).toThrow(SharedMatrixError);
+    const fine: MatrixInput = { kind: 'explicit', distance: [[0, 1], [1, 0]], duration: [[0, 1], [1, 0]] };
+    const own = obtainSharedMatrix(sharedMatrixRef(shared, 3, false), fine);
+    expect(own.distance.buffer).not.toBe(shared.distance);
+    expect(Array.from(own.distance)).toEqual([0, 1, 1, 0]);
+    expect(sharedMatrixReady(shared)).toBe(false);
+  });
+
+  it('the posting side fails a build whose task settled unfinished, and one nobody claimed when the only carrier settled', () => {
+    const claimed = allocateSharedMatrix(4);
+    // a task that claimed (status = its token) and never published: its thread died
+    new Int32Array(claimed.state)[0] = 1;
+    settleSharedTask(sharedMatrixRef(claimed, 2, true)); // not the builder: nothing changes
+    expect(() => obtainSharedMatrix(sharedMatrixRef(claimed, 3, true), coords, { maxWaitMs: 40 })).toThrow(/not ready in time/);
+    settleSharedTask(sharedMatrixRef(claimed, 1, false));
+    expect(() => obtainSharedMatrix(sharedMatrixRef(claimed, 3, true), coords)).toThrow(/its builder failed/);
+
+    const unclaimed = allocateSharedMatrix(4);
+    settleSharedTask(sharedMatrixRef(unclaimed, 2, true)); // a waiter settling does not fail it
+    settleSharedTask(sharedMatrixRef(unclaimed, 1, false));
+    expect(() => obtainSharedMatrix(sharedMatrixRef(unclaimed, 2, true), coords)).toThrow(/its builder failed/);
+  });
+
+  it('omitMatrixInput leaves out an explicit matrix only', () => {
+    const p: ProblemInput = { matrix: explicit, depots: [{ id: 'd', location: 0 }], vehicles: [], orders: [] };
+    expect(omitMatrixInput(p)).toEqual({ ...p, matrix: { kind: 'explicit', distance: [], duration: [] } });
+    expect(p.matrix).toBe(explicit);
+    const q: ProblemInput = { ...p, matrix: coords };
+    expect(omitMatrixInput(q)).toBe(q);
+  });
+});
