@@ -59,13 +59,16 @@ function fingerprint(text: string): string {
 const problem = instance === 'road' ? parseProblem(loadRoadCity()) : await cityProblem();
 const km: number[] = [];
 for (const seed of seeds) {
+  const cpu0 = process.cpuUsage();
   const validate = instance !== 'road';
   const r = solve(problem, iterations === undefined ? { timeLimit: budget, seed, validate } : { iterations, seed, validate });
   km.push(r.distance / 1000);
+  const cpu = process.cpuUsage(cpu0);
+  const cpuSec = (cpu.user + cpu.system) / 1e6;
   const perSecond = (r.stats.iterations / r.stats.elapsedMs) * 1000;
   console.log(
     `seed ${seed}: ${(r.distance / 1000).toFixed(2)} km, ${r.vehicles} routes, ${r.unassigned.length} unassigned, ${r.stats.iterations} iterations, ` +
-      `${perSecond.toFixed(0)} a second, ${(r.stats.elapsedMs / 1000).toFixed(2)} s, routes ${fingerprint(r.routes.map((x) => x.stops.map((st) => st.orderId).join(',')).join('|'))}`,
+      `${perSecond.toFixed(0)} a second, ${(r.stats.elapsedMs / 1000).toFixed(2)} s (cpu ${cpuSec.toFixed(2)} s), routes ${fingerprint(r.routes.map((x) => x.stops.map((st) => st.orderId).join(',')).join('|'))}`,
   );
 }
 km.sort((a, b) => a - b);
