@@ -36,7 +36,8 @@ export class TableGeocoder implements Geocoder {
 
 export interface NominatimOptions {
   url: string;
-  /** Minimum time between two request starts (the usage policy's 1 request a second). */
+  /** Minimum time between two requests as the server sees them (the usage policy's 1 request a
+   *  second): counted from the start and from the answer of the previous request. */
   minIntervalMs?: number;
   timeoutMs?: number;
   /** Attempts per lookup before giving the task back to the queue. */
@@ -107,6 +108,12 @@ export class NominatimGeocoder implements Geocoder {
       const e = err as Error;
       const reason = signal?.aborted ? 'aborted' : e.name === 'TimeoutError' ? `timed out after ${this.timeoutMs} ms` : e.message;
       throw new GeocodeError(`nominatim: ${reason}`, true);
+    } finally {
+      // The interval also counts from the answer: the server handled this request before it
+      // answered, so the next one reaches it at least minIntervalMs later, however long this
+      // one spent on the way (counted from the start only, a slow first request on a new
+      // connection let the server see two requests 988 ms apart).
+      this.nextSlot = Math.max(this.nextSlot, Date.now() + this.minIntervalMs);
     }
     if (response.status >= 500 || response.status === 429) {
       await response.body?.cancel();
