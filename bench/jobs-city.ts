@@ -19,7 +19,8 @@ export interface City {
   orders: PlanningOrder[];
 }
 
-function mulberry32(seed: number): () => number {
+/** A seeded generator (mulberry32) for the benchmark instances. */
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

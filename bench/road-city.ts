@@ -30,22 +30,11 @@ import turfDistance from '@turf/distance';
 import FastPriorityQueue from 'fastpriorityqueue';
 import { buildProblem } from '../src/jobs/problem.js';
 import type { ProblemInput } from '../src/model/input.js';
-import { loadCity, type City } from './jobs-city.js';
+import { loadCity, mulberry32, type City } from './jobs-city.js';
 
 const CENTRE = { lat: 51.3397, lon: 12.3731 };
 const KM_LAT = 111.2;
 const KM_LON = 111.2 * Math.cos((CENTRE.lat * Math.PI) / 180);
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A directed road graph: node positions in km (x east, y north), arcs with metres and milliseconds. */
 class Graph {

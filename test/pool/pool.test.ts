@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { PoolTaskError, SolverPool } from '../../src/pool/pool.js';
+import { SolverPool } from '../../src/pool/pool.js';
 import type { ProblemInput } from '../../src/model/input.js';
+import { failure } from '../helpers/pool-failure.js';
 
 const faulty = new URL('./fixtures/faulty-worker.mjs', import.meta.url);
 
@@ -14,15 +15,6 @@ function problem(name: string): ProblemInput {
   };
 }
 
-async function failure(promise: Promise<unknown>): Promise<PoolTaskError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(PoolTaskError);
-    return error as PoolTaskError;
-  }
-  throw new Error('expected the task to fail');
-}
 
 describe('SolverPool on real worker threads (test worker)', () => {
   const pool = new SolverPool({ filename: faulty, threads: 2, maxOldGenerationSizeMb: 64 });

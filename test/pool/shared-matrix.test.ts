@@ -7,6 +7,7 @@ import { PoolTaskError, SolverPool } from '../../src/pool/pool.js';
 import { solve } from '../../src/solver/solve.js';
 import { assertFeasible } from '../helpers/checker.js';
 import { randomProblem } from '../helpers/problems.js';
+import { failure } from '../helpers/pool-failure.js';
 
 // Real worker threads: the real solver worker, and a test worker whose builder dies or hangs.
 const pool = new SolverPool({ threads: 2 });
@@ -33,15 +34,6 @@ async function claimed(shared: SharedMatrix): Promise<void> {
   expect(status(shared)).toBe(1);
 }
 
-async function failure(promise: Promise<unknown>): Promise<PoolTaskError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(PoolTaskError);
-    return error as PoolTaskError;
-  }
-  throw new Error('expected the task to fail');
-}
 
 /** The answer must be the one of a solve on this thread with its own matrix, to the bit. */
 function expectSameAsUnshared(p: ProblemInput, options: SolveOptions, r: SolveResult): void {
