@@ -16,15 +16,8 @@ import type { Objective, ProblemInput } from '../../src/model/input.js';
 import { checkSolution } from '../helpers/checker.js';
 import { resultOf } from '../helpers/search-result.js';
 import { roadCut } from '../helpers/road.js';
+import { exerciseOperator } from '../helpers/operator-check.js';
 
-function fromScratchCost(sol: SearchSolution): number {
-  let c = 0;
-  for (const r of sol.routes) {
-    r.update();
-    c += r.cost;
-  }
-  return c;
-}
 
 /** The same cut with each distance pair set to the longer of its two directions (durations kept). */
 function symmetricDistances(input: ProblemInput): ProblemInput {
@@ -56,24 +49,7 @@ describe.each(exhaustiveOperators().map((op) => [op.name, op] as const))('operat
         costs.penaltyLoad = 3;
         for (const r of sol.routes) r.recost();
       }
-      let applied = 0;
-      let evaluated = 0;
-      for (let t = 0; t < 3000 && applied < 60; t++) {
-        const u = rng.int(p.nOrders);
-        const v = rng.int(p.nOrders);
-        if (u === v || sol.routeOf[u] < 0 || sol.routeOf[v] < 0) continue;
-        const before = fromScratchCost(sol);
-        const pruned = op.evaluate(sol, u, v, 0);
-        const delta = op.evaluate(sol, u, v);
-        if (delta < -1e-9) expect(pruned).toBeCloseTo(delta, 6);
-        else expect(pruned >= -1e-9).toBe(true);
-        evaluated++;
-        if (!Number.isFinite(delta)) continue;
-        op.apply(sol, u, v);
-        applied++;
-        expect(fromScratchCost(sol) - before).toBeCloseTo(delta, 6);
-        if (!c.penalised) expect(sol.feasible()).toBe(true);
-      }
+      const { evaluated, applied } = exerciseOperator(sol, op, rng, { penalised: c.penalised, prunedDigits: 6 });
       expect(evaluated).toBeGreaterThan(0);
       if (op.name !== 'swap-star') expect(applied).toBeGreaterThan(0);
       if (!c.penalised) expect(checkSolution(c.input, resultOf(c.input, sol))).toEqual([]);

@@ -13,15 +13,8 @@ import type { Objective, ProblemInput } from '../../src/model/input.js';
 import { checkSolution } from '../helpers/checker.js';
 import { resultOf } from '../helpers/search-result.js';
 import { randomProblem } from '../helpers/problems.js';
+import { exerciseOperator, fromScratchCost } from '../helpers/operator-check.js';
 
-function fromScratchCost(sol: SearchSolution): number {
-  let c = 0;
-  for (const r of sol.routes) {
-    r.update();
-    c += r.cost;
-  }
-  return c;
-}
 
 const operators = exhaustiveOperators();
 
@@ -67,35 +60,7 @@ describe.each(operators.map((op) => [op.name, op] as const))('operator %s', (_na
         for (const r of sol.routes) r.recost();
       }
       if (p.hasReloads) expect(sol.routes.some((r) => r.reloads > 0)).toBe(true); // trips are exercised
-      let applied = 0;
-      let evaluated = 0;
-      for (let t = 0; t < 3000 && applied < 60; t++) {
-        const u = rng.int(p.nOrders);
-        const v = rng.int(p.nOrders);
-        if (u === v || sol.routeOf[u] < 0 || sol.routeOf[v] < 0) continue;
-        const before = fromScratchCost(sol);
-        // the pruned evaluation the search uses agrees with the full one below its limit
-        const pruned = op.evaluate(sol, u, v, 0);
-        const delta = op.evaluate(sol, u, v);
-        if (delta < -1e-9) expect(pruned).toBeCloseTo(delta, 9);
-        else expect(pruned >= -1e-9).toBe(true); // no improvement claimed where there is none
-        evaluated++;
-        if (!Number.isFinite(delta)) continue;
-        op.apply(sol, u, v);
-        applied++;
-        const after = fromScratchCost(sol);
-        expect(after - before).toBeCloseTo(delta, 6);
-        if (!c.penalised) expect(sol.feasible()).toBe(true);
-        // every order exactly once, indexes consistent
-        const seen = new Array(p.nOrders).fill(0);
-        for (const r of sol.routes)
-          for (let i = 1; i <= r.size; i++) {
-            seen[r.ord[i]]++;
-            expect(sol.routeOf[r.ord[i]]).toBe(r.index);
-            expect(sol.posOf[r.ord[i]]).toBe(i);
-          }
-        for (let o = 0; o < p.nOrders; o++) expect(seen[o] + (sol.routeOf[o] < 0 ? 1 : 0)).toBe(1);
-      }
+      const { evaluated, applied } = exerciseOperator(sol, op, rng, { penalised: c.penalised, prunedDigits: 9 });
       expect(evaluated).toBeGreaterThan(0);
       // SWAP* only tries the few distance-best exchanges of a route pair; under tight windows
       // and the duration objective none of them may be feasible in this random sample
