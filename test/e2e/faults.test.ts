@@ -33,7 +33,8 @@ describe('faults against the real server', () => {
 
   it('kill -9 while a planning job runs: after a restart the job completes, placing each order once', async () => {
     const s = seed({ vehicles: 6 });
-    const first = await serve(s.db, ['--job-time-limit', '30', '--workers', '1']);
+    // a short lease: the restarted server takes the job over once the dead one's lease runs out
+    const first = await serve(s.db, ['--job-time-limit', '30', '--workers', '1', '--lease-seconds', '3']);
     const call = client(first.base, s.key);
     const bulk = await call('POST', '/api/public/v1/orders/bulk/', orders(120));
     expect(bulk.body.summary.created).toBe(120);

@@ -130,8 +130,9 @@ for (const { kind, available } of BACKENDS) {
       const b = await backend();
       const s = await seedBackend(b, { vehicles: 1 });
       const seen = new Set<number>();
-      // doubling the delay until a kill comes after the commit (500 orders there)
-      for (let delayMs = 1; delayMs <= 4_096 && !seen.has(500); delayMs *= 2) {
+      // tripling the delay until a kill comes after the commit (500 orders there); each try
+      // starts a server process, so doubling cost twice the tries for the same range
+      for (let delayMs = 1; delayMs <= 6_561 && !seen.has(500); delayMs *= 3) {
         const api = await serve(b.db, ['--jobs', 'off', '--geocoder', 'none']);
         const batch = orders(500, `KILL${delayMs}`);
         const answer = client(api.base, s.key)('POST', '/api/public/v1/orders/bulk/', batch).then(

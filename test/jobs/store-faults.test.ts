@@ -60,7 +60,8 @@ describe('store faults in the job runner', () => {
     addOrder(store, { id: 1 });
     store.failFailed = 1_000_000;
     let errors = 0;
-    const service = new JobService({ store, pool, timeBudgetSec: 1, storeRetryBaseMs: 5, onError: () => errors++ });
+    // a short lease: the job this service leaves running is taken over by the next one once it ends
+    const service = new JobService({ store, pool, timeBudgetSec: 1, storeRetryBaseMs: 5, leaseMs: 1000, onError: () => errors++ });
     const job = await service.submit(COMPANY, { order_ids: [1] });
     while (errors < 3) await new Promise((r) => setTimeout(r, 10));
     await service.close();
