@@ -14,6 +14,14 @@ import type { ProblemInput, SolveOptions, SolveResult } from '../model/input.js'
 /** From this many orders on, the threads of one solve may work on sectors of the routes. */
 export const DECOMPOSE_FROM = 600;
 
+/**
+ * Sectors each thread searches in a sector epoch, one after the other, each for its share of the
+ * epoch. A sector's result is kept only when it is no worse, so finer sectors keep more of the
+ * work: on the six-instance Homberger 1000 sample at 60 s, two a thread gave 1.00 % against 1.09 %
+ * with one (R1 2.16 against 2.58 %, RC1 2.15 against 2.57 %; bench/RESULTS.md, issue 19).
+ */
+export const SECTORS_PER_THREAD = 2;
+
 /** Fewest routes a sector may hold: below that the sectors are too small to be worth a thread. */
 const MIN_ROUTES_PER_PART = 4;
 
