@@ -2,10 +2,11 @@
  * Decomposition of a large instance for the threads of one solve (as HGS and FILO do for large
  * instances): the routes of the best solution are cut into sectors around the depot by the polar
  * angle of their centres, each sector (its orders, its vehicles and a share of the unused ones)
- * becomes a problem of its own that one thread searches, and the sectors' results are put back
- * together. Two threads that each search the whole problem keep only the better of their two
- * results; two threads on two sectors keep the work of both. The cut turns by a different angle
- * each time, so no border stays a border, and the epochs in between search the whole problem.
+ * becomes a problem of its own that one thread searches (each thread takes SECTORS_PER_THREAD of
+ * them in turn), and the sectors' results are put back together. Two threads that each search the
+ * whole problem keep only the better of their two results; threads on sectors keep the work of
+ * every sector that improved. The cut turns by a different angle each time, so no border stays a
+ * border, and every third epoch searches the whole problem.
  *
  * Pure: problems in, problems and results out; `solveParallel` runs the parts on its threads.
  */
