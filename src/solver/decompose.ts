@@ -18,8 +18,9 @@ export const DECOMPOSE_FROM = 600;
 /**
  * Sectors each thread searches in a sector epoch, one after the other, each for its share of the
  * epoch. A sector's result is kept only when it is no worse, so finer sectors keep more of the
- * work: on the six-instance Homberger 1000 sample at 60 s, two a thread gave 1.00 % against 1.09 %
- * with one (R1 2.16 against 2.58 %, RC1 2.15 against 2.57 %; bench/RESULTS.md, issue 19).
+ * work. On the six-instance Homberger 1000 sample at 60 s: one a thread every other epoch (session
+ * 11) 1.09 %; two a thread 1.00 %; sector epochs two of three 0.97 %; both 0.75 % (R1 1.44 against
+ * 2.58 %, RC1 1.89 against 2.57 %; bench/RESULTS.md, issue 19).
  */
 export const SECTORS_PER_THREAD = 2;
 

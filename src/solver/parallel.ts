@@ -135,10 +135,10 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
       // Large instances: two of every three epochs (never the first or the last), each thread
       // searches its own sectors of the best solution's routes and the sectors are put together;
       // every third epoch works on the whole problem, where routes can cross a border (with
-      // sector epochs only, C2_10_1 at 60 s stayed at 31 routes against the BKS's 30; every other
-      // epoch, the session-11 rule, gave 1.09 % on the six-instance sample against 0.97 %).
-      // Each thread takes SECTORS_PER_THREAD sectors one after the other, each for its share of
-      // the epoch (fewer when the routes are too few to cut that finely).
+      // sector epochs only, C2_10_1 at 60 s stayed at 31 routes against the BKS's 30; the
+      // session-11 rule, every other epoch, was worse: see SECTORS_PER_THREAD). Each thread takes
+      // SECTORS_PER_THREAD sectors one after the other, each for its share of the epoch (fewer
+      // when the routes are too few to cut that finely).
       const sectorEpoch = decompose && best !== null && e > 0 && e < epochs - 1 && e % 3 !== 0;
       let parts: Part[] | null = null;
       if (sectorEpoch && best !== null) {
