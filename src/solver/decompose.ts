@@ -2,11 +2,10 @@
  * Decomposition of a large instance for the threads of one solve (as HGS and FILO do for large
  * instances): the routes of the best solution are cut into sectors around the depot by the polar
  * angle of their centres, each sector (its orders, its vehicles and a share of the unused ones)
- * becomes a problem of its own that one thread searches (each thread takes SECTORS_PER_THREAD of
- * them in turn), and the sectors' results are put back together. Two threads that each search the
- * whole problem keep only the better of their two results; threads on sectors keep the work of
- * every sector that improved. The cut turns by a different angle each time, so no border stays a
- * border, and every third epoch searches the whole problem.
+ * becomes a problem of its own that one thread searches, and the sectors' results are put back
+ * together. Two threads that each search the whole problem keep only the better of their two
+ * results; two threads on two sectors keep the work of both. The cut turns by a different angle
+ * each time, so no border stays a border, and the epochs in between search the whole problem.
  *
  * Pure: problems in, problems and results out; `solveParallel` runs the parts on its threads.
  */
@@ -14,15 +13,6 @@ import type { ProblemInput, SolveOptions, SolveResult } from '../model/input.js'
 
 /** From this many orders on, the threads of one solve may work on sectors of the routes. */
 export const DECOMPOSE_FROM = 600;
-
-/**
- * Sectors each thread searches in a sector epoch, one after the other, each for its share of the
- * epoch. A sector's result is kept only when it is no worse, so finer sectors keep more of the
- * work. On the six-instance Homberger 1000 sample at 60 s: one a thread every other epoch (session
- * 11) 1.09 %; two a thread 1.00 %; sector epochs two of three 0.97 %; both 0.75 % (R1 1.44 against
- * 2.58 %, RC1 1.89 against 2.57 %; bench/RESULTS.md, issue 19).
- */
-export const SECTORS_PER_THREAD = 2;
 
 /** Fewest routes a sector may hold: below that the sectors are too small to be worth a thread. */
 const MIN_ROUTES_PER_PART = 4;

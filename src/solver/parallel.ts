@@ -17,7 +17,7 @@ import { allocateSharedMatrix, omitMatrixInput, settleSharedTask, sharedMatrixRe
 import { parseProblem } from '../schema/problem.js';
 import { solve } from './solve.js';
 import type { EpochTask } from './parallel-worker.js';
-import { SECTORS_PER_THREAD, canDecompose, mergeParts, splitRoutes, type Part } from './decompose.js';
+import { canDecompose, mergeParts, splitRoutes } from './decompose.js';
 import { Rng } from './rng.js';
 
 function workerFile(): string {
@@ -100,8 +100,6 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
   let totalIterations = 0;
   const decompose = env.decompose === 'always' ? canDecompose(problem, options, threads, 0) : (env.decompose ?? true) && canDecompose(problem, options, threads);
   const angles = new Rng(seed * 31 + 17);
-  /** Names each task of this solve in the shared matrix's state word (the first one builds it). */
-  let tokens = 0;
   try {
     for (let e = 0; e < epochs; e++) {
       const left = deadline - globalThis.performance.now();
@@ -125,39 +123,21 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
       });
       /** Runs one task of this epoch on the shared matrix (the sectors use it too: same locations). */
       const run = (w: number, taskKey: string, taskProblem: ProblemInput, opts: SolveOptions): Promise<SolveResult> => {
-        const token = ++tokens;
+        const token = e * threads + w + 1;
         const omitted = token > 1 && taskProblem === problem && slim !== problem;
         const task: EpochTask = { key: taskKey, problem: omitted ? slim : taskProblem, options: opts, deadline: epochEnd };
         if (shared !== undefined) task.matrix = sharedMatrixRef(shared, token, omitted);
         // once it settles, a build it left unfinished is marked failed (its waiters stop waiting)
         return task.matrix === undefined ? pool.run(task) : pool.run(task).finally(() => settleSharedTask(task.matrix!));
       };
-      // Large instances: two of every three epochs (never the first or the last), each thread
-      // searches its own sectors of the best solution's routes and the sectors are put together;
-      // every third epoch works on the whole problem, where routes can cross a border (with
-      // sector epochs only, C2_10_1 at 60 s stayed at 31 routes against the BKS's 30; the
-      // session-11 rule, every other epoch, was worse: see SECTORS_PER_THREAD). Each thread takes
-      // SECTORS_PER_THREAD sectors one after the other, each for its share of the epoch (fewer
-      // when the routes are too few to cut that finely).
-      const sectorEpoch = decompose && best !== null && e > 0 && e < epochs - 1 && e % 3 !== 0;
-      let parts: Part[] | null = null;
-      if (sectorEpoch && best !== null) {
-        const angle = angles.next() * 2 * Math.PI;
-        for (let per = SECTORS_PER_THREAD; per >= 1 && parts === null; per--) parts = splitRoutes(problem, best, threads * per, angle);
-      }
+      // Large instances: every other epoch (never the first or the last), each thread searches
+      // its own sector of the best solution's routes and the sectors are put together; the
+      // epochs between them work on the whole problem, where routes can cross a border (with
+      // sector epochs only, C2_10_1 at 60 s stayed at 31 routes against the BKS's 30).
+      const parts =
+        decompose && best !== null && e > 0 && e < epochs - 1 && e % 2 === 1 ? splitRoutes(problem, best, threads, angles.next() * 2 * Math.PI) : null;
       if (parts !== null && best !== null) {
-        const turns = parts.length / threads;
-        const results = await Promise.all(
-          parts.map((part, w) => {
-            const o = epochOptions(w);
-            return run(w, `${key}-${e}-${w}`, part.problem, {
-              ...o,
-              timeLimit: o.timeLimit === undefined ? undefined : o.timeLimit / turns,
-              iterations: o.iterations === undefined ? undefined : Math.max(1, Math.round(o.iterations / turns)),
-              initialRoutes: part.initialRoutes,
-            });
-          }),
-        );
+        const results = await Promise.all(parts.map((part, w) => run(w, `${key}-${e}-${w}`, part.problem, { ...epochOptions(w), initialRoutes: part.initialRoutes })));
         for (const r of results) totalIterations += r.stats.iterations;
         const merged = mergeParts(problem, best, parts, results, options.objective);
         const s = score(merged, options.objective);

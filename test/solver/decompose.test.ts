@@ -3,11 +3,9 @@
  * sector, the merge keeps a sector's result only when it is no worse, and a decomposed solve on
  * real worker threads gives feasible, reproducible solutions.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseSolomon } from '../../src/io/solomon.js';
 import type { SolveResult } from '../../src/model/input.js';
-import { SECTORS_PER_THREAD, canDecompose, mergeParts, splitRoutes } from '../../src/solver/decompose.js';
+import { canDecompose, mergeParts, splitRoutes } from '../../src/solver/decompose.js';
 import { solveParallel } from '../../src/solver/parallel.js';
 import { solve } from '../../src/solver/solve.js';
 import { assertFeasible } from '../helpers/checker.js';
@@ -85,26 +83,10 @@ describe('solveParallel on sectors', () => {
     const b = await run();
     assertFeasible(input, a.r);
     expect(a.r.unassigned).toEqual([]);
-    // RC101's 15 routes are too few for SECTORS_PER_THREAD sectors of 4 routes a thread: one each
     expect(a.epochs.map((e) => e.sectors)).toEqual([1, 2, 1]);
     // the best never gets worse from one epoch to the next
     for (let i = 1; i < a.epochs.length; i++) expect(a.epochs[i].distance).toBeLessThanOrEqual(a.epochs[i - 1].distance + 1e-9);
     expect(a.r.distance).toBe(b.r.distance);
     expect(a.r.routes.map((r) => r.stops.map((s) => s.orderId))).toEqual(b.r.routes.map((r) => r.stops.map((s) => s.orderId)));
-  });
-
-  it('with routes enough, each thread takes several sectors in turn; two of every three middle epochs are sector epochs', async () => {
-    const file = new URL('../../data/homberger/200/R1_2_1.txt', import.meta.url);
-    const input = parseSolomon(readFileSync(file, 'utf8'), { file: 'R1_2_1.txt', rounding: 'trunc1' });
-    const epochs: Array<{ index: number; sectors: number; distance: number }> = [];
-    const r = await solveParallel(input, { threads: 2, iterations: 10_000, seed: 3 }, { decompose: 'always', onEpoch: (e) => epochs.push(e) });
-    assertFeasible(input, r);
-    expect(r.unassigned).toEqual([]);
-    // five epochs (2,000 iterations each): the first and the last whole, epochs 1 and 2 in
-    // sectors, epoch 3 whole (every third)
-    const cut = 2 * SECTORS_PER_THREAD;
-    expect(epochs.map((e) => e.sectors)).toEqual([1, cut, cut, 1, 1]);
-    for (let i = 1; i < epochs.length; i++) expect(epochs[i].distance).toBeLessThanOrEqual(epochs[i - 1].distance + 1e-9);
-    expect(r.distance).toBeCloseTo(epochs[epochs.length - 1].distance, 6);
   });
 });
