@@ -103,7 +103,6 @@ export async function main(argv: string[]): Promise<number> {
     throw err;
   }
   log.info({ db: config.db, owner: planning.jobs.owner, geocoder: config.geocoder }, 'worker started');
-  process.stdout.write('worker ready\n');
 
   return new Promise<number>((resolve) => {
     let stopping = false;
@@ -132,5 +131,9 @@ export async function main(argv: string[]): Promise<number> {
     const onInt = () => shutdown('SIGINT');
     process.on('SIGTERM', onTerm);
     process.on('SIGINT', onInt);
+    // Only now: whoever waits for this line may signal at once. Printed before the handlers, a
+    // SIGTERM sent within a few ms of it could land while this process sat descheduled between
+    // the write and process.on (a loaded machine), and the default action killed it.
+    process.stdout.write('worker ready\n');
   });
 }

@@ -258,7 +258,6 @@ export async function main(argv: string[]): Promise<number> {
     ];
     process.stdout.write(lines.join('\n') + '\n');
   }
-  process.stdout.write(`listening on ${base}\n`);
 
   return new Promise<number>((resolve) => {
     let stopping = false;
@@ -291,5 +290,7 @@ export async function main(argv: string[]): Promise<number> {
     const onInt = () => shutdown('SIGINT');
     process.on('SIGTERM', onTerm);
     process.on('SIGINT', onInt);
+    // after the handlers: whoever waits for this line may signal at once (see src/cli/worker.ts)
+    process.stdout.write(`listening on ${base}\n`);
   });
 }
