@@ -2,7 +2,7 @@
  * Solver benchmark on the Solomon / Gehring-Homberger sets (DIMACS trunc1 convention).
  *
  *   npm run bench -- --set solomon --time-limit 1 [--threads N] [--seed N] [--iterations N] [--only R1]
- *                    [--objective vehicles] [--sample K (every K-th instance)] [--no-decompose] [--write]
+ *                    [--objective vehicles] [--sample K (every K-th instance)] [--no-decompose] [--fleet] [--write]
  *   sets: solomon, homberger200, homberger400, homberger1000
  *
  * Every solution goes through the independent checker (test/helpers/checker.ts). Prints a table
@@ -37,6 +37,8 @@ const objective = (arg('objective', 'distance') as Objective);
 const threads = arg('threads') === undefined ? undefined : Number(arg('threads'));
 // with threads on large instances: every thread on the whole problem (no sectors; see src/solver/decompose.ts)
 const decompose = !flag('no-decompose');
+// with threads on large short-route instances: the fleet epoch (src/solver/parallel.ts, opt-in)
+const fleet = flag('fleet');
 
 const dirs: Record<string, { dir: string; bks: string }> = {
   solomon: { dir: 'data/solomon', bks: 'data/bks_solomon.csv' },
@@ -107,7 +109,7 @@ async function main(): Promise<void> {
     const name = basename(f, '.txt').toUpperCase();
     const t = performance.now();
     const options = { timeLimit: iterations === undefined ? timeLimit : undefined, iterations, seed, objective };
-    const result = threads !== undefined && threads > 1 ? await solveParallel(problem, { ...options, threads }, { keepThreads: true, decompose }) : solve(problem, options);
+    const result = threads !== undefined && threads > 1 ? await solveParallel(problem, { ...options, threads }, { keepThreads: true, decompose, fleet }) : solve(problem, options);
     const ms = performance.now() - t;
     const errs = checkSolution(problem, result);
     const ref = bks.get(name);
@@ -157,7 +159,7 @@ async function main(): Promise<void> {
   const text = lines.join('\n');
   process.stdout.write(text + '\n');
 
-  const tag = `${set}-${iterations !== undefined ? `${iterations}it` : `${timeLimit}s`}${threads ? `-t${threads}` : ''}${objective !== 'distance' ? `-${objective}` : ''}${only ? `-${only}` : ''}${sample > 1 ? `-every${sample}` : ''}${decompose ? '' : '-nodecomp'}`;
+  const tag = `${set}-${iterations !== undefined ? `${iterations}it` : `${timeLimit}s`}${threads ? `-t${threads}` : ''}${objective !== 'distance' ? `-${objective}` : ''}${only ? `-${only}` : ''}${sample > 1 ? `-every${sample}` : ''}${decompose ? '' : '-nodecomp'}${fleet ? '-fleet' : ''}`;
   // raw rows for bench/curve.ts (gap-versus-time curves)
   mkdirSync(join(root, 'bench/results'), { recursive: true });
   writeFileSync(join(root, `bench/results/${tag}.json`), JSON.stringify({ set, timeLimit, iterations, threads: threads ?? 1, objective, seed, only, date: new Date().toISOString(), rows }, null, 1) + '\n');

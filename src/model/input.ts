@@ -116,6 +116,18 @@ export interface SolveOptions {
   }>;
   /** Which share [from, to] of an overall search this call is (drives the cooling schedule). */
   schedule?: { from: number; to: number };
+  /**
+   * Share of this call's budget (0-1) spent first on serving every order with fewer routes
+   * (src/search/fleet.ts) before the search for the objective; `solveParallel` sets it on large
+   * short-route instances. Default 0.
+   */
+  fleetFirst?: number;
+  /**
+   * The search opens no route beyond those of its start (warm start or fleet stage); orders the
+   * routes cannot take still get one when the search ends. `solveParallel` sets it after a fleet
+   * stage, so the distance search cannot trade the routes saved back for short-term gains.
+   */
+  keepFleet?: boolean;
 }
 
 export type UnassignedReason =

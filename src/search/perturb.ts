@@ -74,8 +74,12 @@ export class RuinRecreate {
     this.mark = new Float64Array(sol.routes.length);
   }
 
-  /** Removes strings of orders; returns the removed orders (also kept for `recreate`). */
-  ruin(rng: Random, avgRemoved = this.params.avgRemoved): number[] {
+  /**
+   * Removes strings of orders; returns the removed orders (also kept for `recreate`). The strings
+   * lie on the routes nearest a random served order, or nearest `seedOrder` when given (it may be
+   * unassigned: fleet minimisation ruins around the orders it could not place).
+   */
+  ruin(rng: Random, avgRemoved = this.params.avgRemoved, seedOrder = -1): number[] {
     const sol = this.sol;
     const p = sol.p;
     this.removed.length = 0;
@@ -93,9 +97,11 @@ export class RuinRecreate {
     const lsMax = Math.min(this.params.maxString, avgSize);
     const ksMax = (4 * avgRemoved) / (1 + lsMax) - 1;
     const strings = Math.max(1, Math.floor(rng.next() * ksMax) + 1);
-    let seed = rng.int(p.nOrders);
-    for (let tries = 0; sol.routeOf[seed] < 0 && tries < 20; tries++) seed = rng.int(p.nOrders);
-    if (sol.routeOf[seed] < 0) return this.removed;
+    let seed = seedOrder >= 0 ? seedOrder : rng.int(p.nOrders);
+    if (seedOrder < 0) {
+      for (let tries = 0; sol.routeOf[seed] < 0 && tries < 20; tries++) seed = rng.int(p.nOrders);
+      if (sol.routeOf[seed] < 0) return this.removed;
+    }
     const { k, list } = this.neighbours;
     for (let t = -1; t < k && this.ruinedRoutes.length < strings; t++) {
       const c = t < 0 ? seed : list[seed * k + t];

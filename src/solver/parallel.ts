@@ -19,6 +19,7 @@ import { solve } from './solve.js';
 import type { EpochTask } from './parallel-worker.js';
 import { canDecompose, mergeParts, splitRoutes } from './decompose.js';
 import { Rng } from './rng.js';
+import { LONG_ROUTES } from './improve.js';
 
 function workerFile(): string {
   // built: our own entry if bundled, else the package's worker (it calls solve with the same
@@ -40,6 +41,30 @@ function score(r: SolveResult, objective: SolveOptions['objective']): [number, n
 function better(a: [number, number, number], b: [number, number, number]): boolean {
   for (let i = 0; i < 3; i++) if (Math.abs(a[i] - b[i]) > 1e-9) return a[i] < b[i];
   return false;
+}
+
+/**
+ * Fleet epoch (opt-in: `fleet: true`): on large instances whose routes are short (fewer than
+ * LONG_ROUTES orders on average; Gehring-Homberger C1, R1, RC1 at 1,000 orders), the second epoch
+ * lasts FLEET_EPOCH of the whole budget, and in it thread 0 first spends FLEET_STAGE of its time
+ * serving every order with fewer routes (src/search/fleet.ts), then searches distance without
+ * opening a route, while the other threads search as usual. Thread 0's smaller fleet goes on when
+ * it is the best or at most FLEET_TOLERANCE longer, and thread 0 then stays capped at that fleet
+ * in the epochs after: the penalised search, left free, opens the routes again and loses (C1_10_9
+ * at 60 s, one thread: 94 routes and 40,820 capped, 98 routes and 41,766 free, 97 routes and
+ * 41,546 without the stage). Where fewer routes do not pay (R1_10_2: 92 routes and 49,942 capped
+ * against 98 and 49,413 without), the other threads' result wins the epoch. On two threads it
+ * gave C1 0.91 % at 60 s against 0.82-0.98 % without (bench/RESULTS.md, session 13): the
+ * one-thread gains on C1 did not carry over, so it is off by default.
+ */
+const FLEET_EPOCH = 0.25;
+const FLEET_STAGE = 0.6;
+const FLEET_TOLERANCE = 0.01;
+
+/** Routes of fewer than LONG_ROUTES orders on average. */
+function shortRoutes(r: SolveResult): boolean {
+  const used = r.routes.filter((x) => x.stops.length > 0).length;
+  return used > 0 && r.routes.reduce((s, x) => s + x.stops.length, 0) / used < LONG_ROUTES;
 }
 
 let solveCounter = 0;
@@ -69,6 +94,12 @@ export interface ParallelEnv {
    * decompose.ts); 'always' also on small ones (tests).
    */
   decompose?: boolean | 'always';
+  /**
+   * On large instances with short routes, a fleet epoch (see FLEET_EPOCH). Default false: it did
+   * not pay on Homberger 1000 C1 at 60 s (bench/RESULTS.md, session 13). Follows `decompose:
+   * 'always'` down to small instances (tests).
+   */
+  fleet?: boolean;
   /** Called after each epoch: how many sectors it ran (1: the whole problem) and the best distance. */
   onEpoch?: (epoch: { index: number; sectors: number; distance: number }) => void;
   /** One matrix in shared memory for all threads, built by the first (default true); false: each
@@ -100,12 +131,18 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
   let totalIterations = 0;
   const decompose = env.decompose === 'always' ? canDecompose(problem, options, threads, 0) : (env.decompose ?? true) && canDecompose(problem, options, threads);
   const angles = new Rng(seed * 31 + 17);
+  const fleet = env.fleet === true && canDecompose(problem, options, threads, env.decompose === 'always' ? 0 : undefined);
+  let capped = false;
   try {
     for (let e = 0; e < epochs; e++) {
       const left = deadline - globalThis.performance.now();
-      const epochEnd = wallDeadline === undefined ? undefined : wallDeadline - Math.max(0, left) + Math.max(0, left) / (epochs - e);
       if (left <= 0 && best !== null) break;
-      const epochLimit = deadline === Infinity ? undefined : Math.max(0.001, left / (epochs - e) / 1000);
+      // the fleet epoch (see FLEET_EPOCH) is longer than the others: fleet minimisation needs time
+      const fleetEpoch = fleet && e === 1 && best !== null && shortRoutes(best);
+      const slice = Math.max(0, left) / (epochs - e);
+      const share = fleetEpoch && timeLimit !== undefined ? Math.min(Math.max(0, left), Math.max(slice, FLEET_EPOCH * timeLimit * 1000)) : slice;
+      const epochEnd = wallDeadline === undefined ? undefined : wallDeadline - Math.max(0, left) + share;
+      const epochLimit = deadline === Infinity ? undefined : Math.max(0.001, share / 1000);
       const initialRoutes = best?.routes.map((r) => ({
         vehicleId: r.vehicleId,
         orderIds: r.stops.map((s) => s.orderId),
@@ -120,6 +157,9 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
         iterations: iterations === undefined ? undefined : Math.max(1, Math.round(iterations / epochs)),
         initialRoutes,
         schedule: { from: e / epochs, to: (e + 1) / epochs },
+        // the capped thread: the fleet stage in the fleet epoch, no new route after it
+        ...(fleetEpoch && w === 0 ? { fleetFirst: FLEET_STAGE, keepFleet: true } : {}),
+        ...(capped && w === 0 ? { keepFleet: true } : {}),
       });
       /** Runs one task of this epoch on the shared matrix (the sectors use it too: same locations). */
       const run = (w: number, taskKey: string, taskProblem: ProblemInput, opts: SolveOptions): Promise<SolveResult> => {
@@ -135,9 +175,11 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
       // epochs between them work on the whole problem, where routes can cross a border (with
       // sector epochs only, C2_10_1 at 60 s stayed at 31 routes against the BKS's 30).
       const parts =
-        decompose && best !== null && e > 0 && e < epochs - 1 && e % 2 === 1 ? splitRoutes(problem, best, threads, angles.next() * 2 * Math.PI) : null;
+        decompose && !fleetEpoch && best !== null && e > 0 && e < epochs - 1 && e % 2 === 1 ? splitRoutes(problem, best, threads, angles.next() * 2 * Math.PI) : null;
       if (parts !== null && best !== null) {
-        const results = await Promise.all(parts.map((part, w) => run(w, `${key}-${e}-${w}`, part.problem, { ...epochOptions(w), initialRoutes: part.initialRoutes })));
+        const results = await Promise.all(
+          parts.map((part, w) => run(w, `${key}-${e}-${w}`, part.problem, { ...epochOptions(w), initialRoutes: part.initialRoutes, keepFleet: capped || undefined })),
+        );
         for (const r of results) totalIterations += r.stats.iterations;
         const merged = mergeParts(problem, best, parts, results, options.objective);
         const s = score(merged, options.objective);
@@ -151,13 +193,23 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
       const tasks: Array<Promise<SolveResult>> = [];
       for (let w = 0; w < threads; w++) tasks.push(run(w, key, problem, epochOptions(w)));
       const results = await Promise.all(tasks);
-      for (const r of results) {
+      for (const [w, r] of results.entries()) {
         totalIterations += r.stats.iterations;
         const s = score(r, options.objective);
         if (best === null || better(s, bestScore)) {
           best = r;
           bestScore = s;
+          // once the fleet stage's smaller fleet is the best, thread 0 keeps it capped from then on
+          if (fleetEpoch && w === 0) capped = true;
         }
+      }
+      // the smaller fleet goes on when it is at most FLEET_TOLERANCE longer than the epoch's best:
+      // it has had a few seconds of distance search, the free threads the whole epoch
+      const first = results[0];
+      if (fleetEpoch && !capped && first.unassigned.length === 0 && best !== null && first.vehicles < best.vehicles && first.distance <= best.distance * (1 + FLEET_TOLERANCE)) {
+        best = first;
+        bestScore = score(first, options.objective);
+        capped = true;
       }
       env.onEpoch?.({ index: e, sectors: 1, distance: best!.distance });
     }

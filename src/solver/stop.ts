@@ -38,11 +38,15 @@ export class Stop {
   /** Which share of an overall search this run covers (parallel epochs); default all of it. */
   window: { from: number; to: number } = { from: 0, to: 1 };
 
-  /** Fraction of the overall budget used, in [0, 1] (for annealing schedules). */
-  progress(): number {
+  /** Fraction of this run's own budget used, in [0, 1]. */
+  used(): number {
     const byIt = this.maxIterations !== undefined ? this.iterations / this.maxIterations : 0;
     const byTime = this.deadline !== Infinity ? (this.clock() - this.startedAt) / (this.deadline - this.startedAt) : 0;
-    const local = Math.min(1, Math.max(byIt, byTime));
-    return this.window.from + (this.window.to - this.window.from) * local;
+    return Math.min(1, Math.max(byIt, byTime));
+  }
+
+  /** Fraction of the overall budget used, in [0, 1] (for annealing schedules). */
+  progress(): number {
+    return this.window.from + (this.window.to - this.window.from) * this.used();
   }
 }
