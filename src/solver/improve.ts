@@ -39,6 +39,8 @@ export interface ImproveContext {
   targetFeasible?: number;
   /** Starting penalty weight, in units of the average arc cost per unit of violation. */
   initialPenalty?: number;
+  /** Under the vehicles objective, the search's own attempts to empty a route (default true; off after a fleet stage). */
+  fleetAttempts?: boolean;
   /** Share of the recreates that insert only next to near orders (default NEAR_SHARE on long routes, else 0; 1: always). */
   nearShare?: number;
 }
@@ -114,7 +116,7 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
   const routeRuinShare = longRoutes ? ROUTE_RUIN_SHARE : 0;
   // Fleet minimisation (vehicles objective): empty the smallest route, forbid new routes, and let
   // ruin-and-recreate work the ejected orders back in; give up after a budget of iterations.
-  const minimiseFleet = ctx.objective === 'vehicles';
+  const minimiseFleet = ctx.objective === 'vehicles' && ctx.fleetAttempts !== false;
   let attemptLeft = 0;
   let attemptBudget = Math.max(200, 4 * sol.p.nOrders);
   let nextAttempt = 0;

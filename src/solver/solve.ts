@@ -161,9 +161,13 @@ export function solveProblem(p: Problem, options: SolveOptions, stop: Stop): Sol
   sol.tidyAllReloads(probe);
   const objective = options.objective ?? 'distance';
   const fleetShare = options.fleetFirst ?? (objective === 'vehicles' && p.nOrders >= VEHICLES_FLEET_FROM ? VEHICLES_FLEET_SHARE : 0);
-  if (fleetShare > 0 && !p.hasReloads) fleetStage(sol, probe, neighbours, rng, stop, fleetShare);
-  if (options.keepFleet) sol.allowNewRoutes = false;
-  improve(sol, { neighbours, rng, stop, objective });
+  const staged = fleetShare > 0 && !p.hasReloads;
+  if (staged) fleetStage(sol, probe, neighbours, rng, stop, fleetShare);
+  // under the vehicles objective the fleet stage has done the route saving: the search after it
+  // works on distance at that fleet instead of emptying routes again (see improve.ts)
+  const vehiclesStaged = staged && objective === 'vehicles';
+  if (options.keepFleet || vehiclesStaged) sol.allowNewRoutes = false;
+  improve(sol, { neighbours, rng, stop, objective, fleetAttempts: !vehiclesStaged });
   sol.allowNewRoutes = true;
   // Anything still out gets one last chance, then a reason.
   const still = regretInsert(sol, sol.unassigned(), probe);

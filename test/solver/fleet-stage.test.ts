@@ -4,7 +4,10 @@
  * order served, reproducible under an iteration budget; `keepFleet` never ends with more routes
  * than its warm start. All budgets are iteration counts (the machine may be busy).
  */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseSolomon } from '../../src/io/solomon.js';
 import { solve, constructStart } from '../../src/solver/solve.js';
 import { closeParallelPools, solveParallel } from '../../src/solver/parallel.js';
 import { buildProblem, costModel } from '../../src/model/problem.js';
@@ -117,5 +120,22 @@ describe('solveParallel with the fleet epoch on a small instance (decompose: alw
     expect(routesOf(second)).toEqual(routesOf(first));
     expect(second.distance).toBe(first.distance);
     expect(epochs[epochs.length - 1]).toEqual(epochs[0]);
+  });
+});
+
+describe('the vehicles objective on a large instance (fleet stage, then distance at that fleet)', () => {
+  const file = fileURLToPath(new URL('../../data/homberger/1000/RC1_10_1.txt', import.meta.url));
+  const rc1 = parseSolomon(readFileSync(file, 'utf8'), { file, rounding: 'trunc1' });
+
+  it('RC1_10_1 (1,000 orders), 300 iterations: fewer routes than without the stage, feasible, every order served', () => {
+    const options = { iterations: 300, seed: 1, objective: 'vehicles' as const };
+    const staged = solve(rc1, options);
+    assertFeasible(rc1, staged);
+    expect(staged.unassigned).toEqual([]);
+    expect(staged.stats.iterations).toBe(300);
+    // the search's own attempts alone (fleetFirst: 0 turns the stage off)
+    const plain = solve(rc1, { ...options, fleetFirst: 0 });
+    assertFeasible(rc1, plain);
+    expect(used(staged)).toBeLessThan(used(plain));
   });
 });
