@@ -118,14 +118,16 @@ export interface SolveOptions {
   schedule?: { from: number; to: number };
   /**
    * Share of this call's budget (0-1) spent first on serving every order with fewer routes
-   * (src/search/fleet.ts) before the search for the objective; `solveParallel` sets it on large
-   * short-route instances. Default 0.
+   * (src/search/fleet.ts) before the search for the objective. Default 0.5 under the vehicles
+   * objective from 600 orders on, else 0; `solveParallel(..., { fleet: true })` sets it in its
+   * fleet epoch.
    */
   fleetFirst?: number;
   /**
-   * The search opens no route beyond those of its start (warm start or fleet stage); orders the
-   * routes cannot take still get one when the search ends. `solveParallel` sets it after a fleet
-   * stage, so the distance search cannot trade the routes saved back for short-term gains.
+   * The search opens no route beyond those of its start (warm start or fleet stage) and runs
+   * without penalties; orders the routes cannot take still get one when the search ends. Implied
+   * after a fleet stage under the vehicles objective; `solveParallel(..., { fleet: true })` sets it
+   * on its capped thread, so the distance search cannot trade the routes saved back.
    */
   keepFleet?: boolean;
 }

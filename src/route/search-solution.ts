@@ -126,11 +126,16 @@ export class SearchSolution {
     return removed;
   }
 
-  /** Routing cost plus the unassigned-order penalty. */
-  cost(): number {
+  /** What the routes cost (with any penalties they pay), without the unassigned-order penalty. */
+  routingCost(): number {
     let c = 0;
     for (const r of this.routes) c += r.cost;
-    return c + this.costs.perUnassigned * this.unassignedCount();
+    return c;
+  }
+
+  /** Routing cost plus the unassigned-order penalty. */
+  cost(): number {
+    return this.routingCost() + this.costs.perUnassigned * this.unassignedCount();
   }
 
   distance(): number {

@@ -62,11 +62,6 @@ export function minimiseFleet(sol: SearchSolution, rr: RuinRecreate, rng: Random
     for (const o of orders) s += absences[o];
     return s;
   };
-  const routing = () => {
-    let c = 0;
-    for (const r of sol.routes) c += r.cost;
-    return c;
-  };
   try {
     while (!timeUp()) {
       if (out.length === 0) {
@@ -77,30 +72,29 @@ export function minimiseFleet(sol: SearchSolution, rr: RuinRecreate, rng: Random
           result.after = sol.usedVehicles();
         }
         if (result.after < 2) break;
-        out = rr.recreate(rng, removeRoute(sol, rng)).slice();
+        out = rr.recreate(rng, removeRoute(sol, rng));
         current.save();
-        outCost = routing();
+        outCost = sol.routingCost();
         continue;
       }
       result.iterations++;
       hooks.tick?.();
       // ruin around an order left out half of the time (room where it is needed), else anywhere
       const seed = rng.next() < 0.5 ? out[rng.int(out.length)] : -1;
+      // the orders out are on no route, so the ruin never takes them: all go back in the recreate
       const removed = rr.ruin(rng, undefined, seed);
-      for (const o of out) if (!removed.includes(o)) removed.push(o);
+      for (const o of out) removed.push(o);
       const left = rr.recreate(rng, removed);
       for (const o of left) absences[o]++;
-      const cost = routing();
+      const cost = sol.routingCost();
       const a = sum(left);
       const b = sum(out);
-      // fewer out; or out orders that failed less often, at a routing cost at most `slack` above;
-      // or the same out orders (equal sums) for less
       // fewer orders out; or no more of them, with fewer absences, at a routing cost at most
       // `slack` above (without a cap on their number the out set grows to hundreds of orders on
       // the capacity-bound C1_10_8 and every recreate crawls); or the same orders out for less
       if (left.length < out.length || (left.length === out.length && (a < b ? cost <= outCost + slack : cost < outCost))) {
         current.save();
-        out = left.slice();
+        out = left;
         outCost = cost;
       } else current.restore(() => {});
     }
@@ -125,7 +119,6 @@ function removeRoute(sol: SearchSolution, rng: Random): number[] {
   let pickKey = Infinity;
   for (const r of sol.routes) {
     if (r.nOrd === 0) continue;
-    // the smallest route, ties and near-ties broken at random
     const key = r.nOrd + rng.next() * 2;
     if (key < pickKey) {
       pickKey = key;

@@ -97,8 +97,9 @@ export class RuinRecreate {
     const lsMax = Math.min(this.params.maxString, avgSize);
     const ksMax = (4 * avgRemoved) / (1 + lsMax) - 1;
     const strings = Math.max(1, Math.floor(rng.next() * ksMax) + 1);
-    let seed = seedOrder >= 0 ? seedOrder : rng.int(p.nOrders);
-    if (seedOrder < 0) {
+    let seed = seedOrder;
+    if (seed < 0) {
+      seed = rng.int(p.nOrders);
       for (let tries = 0; sol.routeOf[seed] < 0 && tries < 20; tries++) seed = rng.int(p.nOrders);
       if (sol.routeOf[seed] < 0) return this.removed;
     }
