@@ -117,6 +117,13 @@ export interface SolveOptions {
   /** Which share [from, to] of an overall search this call is (drives the cooling schedule). */
   schedule?: { from: number; to: number };
   /**
+   * Without a warm start: 'regret' starts from regret insertion of every order into an empty
+   * fleet alone, never abandoned for lack of time; default: savings too, and the better of the two
+   * (the regret start is dropped when it would take more than 30 % of the budget).
+   * `solveParallel` gives it to its second thread in the first epoch from 600 orders on.
+   */
+  start?: 'regret';
+  /**
    * Share of this call's budget (0-1) spent first on serving every order with fewer routes
    * (src/search/fleet.ts) before the search for the objective. Default 0.5 under the vehicles
    * objective from 600 orders on, else 0; `solveParallel(..., { fleet: true })` sets it in its

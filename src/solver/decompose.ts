@@ -17,6 +17,28 @@ export const DECOMPOSE_FROM = 600;
 /** Fewest routes a sector may hold: below that the sectors are too small to be worth a thread. */
 const MIN_ROUTES_PER_PART = 4;
 
+/** Most sectors one thread takes in turn in a sector epoch. */
+export const MAX_SECTORS_PER_THREAD = 4;
+
+/** A thread takes more than one sector only while each sector still holds this many routes. */
+export const FINE_SECTOR_ROUTES = 10;
+
+/**
+ * How many sectors each thread searches in turn, from the solution's route count: finer sectors
+ * where the routes are many and short (Homberger 1000 C1, R1, RC1: 90-100 routes, four sectors a
+ * thread of about 12 routes each), one a thread where they are few and long (C2, R2, RC2: 20-30
+ * routes; four sectors of R2's routes held about 6 each and lost, bench/RESULTS.md, session 12).
+ * A solver that is good on 100-200 orders keeps each sector's gain, and a sector's result is only
+ * kept when it is no worse, so the gains of many sectors add up where one search over the whole
+ * problem would have to hold all of them at once (session 14: R1_10_2, RC1_10_2, R1_10_6 at 60 s on
+ * two threads, 2.45 % -> 1.90 % on average).
+ */
+export function sectorsPerThread(routes: number, threads: number): number {
+  let per = 1;
+  while (per < MAX_SECTORS_PER_THREAD && routes >= threads * (per + 1) * FINE_SECTOR_ROUTES) per++;
+  return per;
+}
+
 export interface Part {
   problem: ProblemInput;
   /** The sector's routes of the solution it was cut from (its warm start). */

@@ -17,7 +17,7 @@ import { allocateSharedMatrix, omitMatrixInput, settleSharedTask, sharedMatrixRe
 import { parseProblem } from '../schema/problem.js';
 import { solve } from './solve.js';
 import type { EpochTask } from './parallel-worker.js';
-import { canDecompose, mergeParts, splitRoutes } from './decompose.js';
+import { canDecompose, DECOMPOSE_FROM, mergeParts, sectorsPerThread, splitRoutes, type Part } from './decompose.js';
 import { Rng } from './rng.js';
 import { LONG_ROUTES } from './improve.js';
 
@@ -133,6 +133,8 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
   const angles = new Rng(seed * 31 + 17);
   const fleet = env.fleet === true && canDecompose(problem, options, threads, env.decompose === 'always' ? 0 : undefined);
   let capped = false;
+  /** Names each task of this solve in the shared matrix's state word (the first one builds it). */
+  let tokens = 0;
   try {
     for (let e = 0; e < epochs; e++) {
       const left = deadline - globalThis.performance.now();
@@ -157,13 +159,18 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
         iterations: iterations === undefined ? undefined : Math.max(1, Math.round(iterations / epochs)),
         initialRoutes,
         schedule: { from: e / epochs, to: (e + 1) / epochs },
+        // large instances, first epoch: the second thread starts from regret insertion alone,
+        // so a slow machine cannot cut that start short (both starts take 0.7-1 s at 1,000
+        // orders; on a loaded machine the first 2.5 s epoch ran out before the regret start was
+        // done, and R1_10_1 went on from savings: 67,054 against 57,523 after the epoch)
+        ...(e === 0 && w === 1 && problem.orders.length >= DECOMPOSE_FROM ? { start: 'regret' as const } : {}),
         // the capped thread: the fleet stage in the fleet epoch, no new route after it
         ...(fleetEpoch && w === 0 ? { fleetFirst: FLEET_STAGE, keepFleet: true } : {}),
         ...(capped && w === 0 ? { keepFleet: true } : {}),
       });
       /** Runs one task of this epoch on the shared matrix (the sectors use it too: same locations). */
       const run = (w: number, taskKey: string, taskProblem: ProblemInput, opts: SolveOptions): Promise<SolveResult> => {
-        const token = e * threads + w + 1;
+        const token = ++tokens;
         const omitted = token > 1 && taskProblem === problem && slim !== problem;
         const task: EpochTask = { key: taskKey, problem: omitted ? slim : taskProblem, options: opts, deadline: epochEnd };
         if (shared !== undefined) task.matrix = sharedMatrixRef(shared, token, omitted);
@@ -171,14 +178,30 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
         return task.matrix === undefined ? pool.run(task) : pool.run(task).finally(() => settleSharedTask(task.matrix!));
       };
       // Large instances: every other epoch (never the first or the last), each thread searches
-      // its own sector of the best solution's routes and the sectors are put together; the
-      // epochs between them work on the whole problem, where routes can cross a border (with
-      // sector epochs only, C2_10_1 at 60 s stayed at 31 routes against the BKS's 30).
-      const parts =
-        decompose && !fleetEpoch && best !== null && e > 0 && e < epochs - 1 && e % 2 === 1 ? splitRoutes(problem, best, threads, angles.next() * 2 * Math.PI) : null;
+      // its own sectors of the best solution's routes (one, or up to four in turn where the
+      // routes are many: sectorsPerThread) and the sectors are put together; the epochs between
+      // them work on the whole problem, where routes can cross a border (with sector epochs only,
+      // C2_10_1 at 60 s stayed at 31 routes against the BKS's 30).
+      const sectorEpoch = decompose && !fleetEpoch && best !== null && e > 0 && e < epochs - 1 && e % 2 === 1;
+      let parts: Part[] | null = null;
+      if (sectorEpoch && best !== null) {
+        const angle = angles.next() * 2 * Math.PI;
+        for (let per = sectorsPerThread(best.vehicles, threads); per >= 1 && parts === null; per--) parts = splitRoutes(problem, best, threads * per, angle);
+      }
       if (parts !== null && best !== null) {
+        // each thread takes its sectors one after the other, each for its share of the epoch
+        const turns = parts.length / threads;
         const results = await Promise.all(
-          parts.map((part, w) => run(w, `${key}-${e}-${w}`, part.problem, { ...epochOptions(w), initialRoutes: part.initialRoutes, keepFleet: capped || undefined })),
+          parts.map((part, w) => {
+            const o = epochOptions(w);
+            return run(w, `${key}-${e}-${w}`, part.problem, {
+              ...o,
+              timeLimit: o.timeLimit === undefined ? undefined : o.timeLimit / turns,
+              iterations: o.iterations === undefined ? undefined : Math.max(1, Math.round(o.iterations / turns)),
+              initialRoutes: part.initialRoutes,
+              keepFleet: capped || undefined,
+            });
+          }),
         );
         for (const r of results) totalIterations += r.stats.iterations;
         const merged = mergeParts(problem, best, parts, results, options.objective);

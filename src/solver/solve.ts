@@ -89,8 +89,18 @@ const SECOND_START_SHARE = 0.3;
  * 500-order city, 58.3 against 68.2 thousand on R1_10_1. The second start is abandoned when it
  * would take more than SECOND_START_SHARE of the budget.
  */
-export function constructStart(sol: SearchSolution, probe: RouteProbe, neighbours: { k: number; list: Int32Array }, rng: Rng, stop: Stop): void {
+export function constructStart(sol: SearchSolution, probe: RouteProbe, neighbours: { k: number; list: Int32Array }, rng: Rng, stop: Stop, start?: 'regret'): void {
   const p = sol.p;
+  if (start === 'regret') {
+    // the regret start alone: only the hard deadline stops it (what it leaves out stays out)
+    regretInsert(sol, Array.from({ length: p.nOrders }, (_, i) => i), probe, 1, () => stop.timeUp());
+    const env = { neighbours, shuffle: (a: number[]) => rng.shuffle(a), timeUp: () => stop.timeUp() };
+    const ls = new LocalSearch(sol);
+    ls.touchAll();
+    ls.run(env);
+    if (new VehicleReassign(sol, probe).run().length > 0) ls.run(env);
+    return;
+  }
   regretInsert(sol, savingsConstruct(sol, neighbours), probe);
   const env = { neighbours, shuffle: (a: number[]) => rng.shuffle(a), timeUp: () => stop.timeUp() };
   const first = new LocalSearch(sol);
@@ -158,7 +168,7 @@ export function solveProblem(p: Problem, options: SolveOptions, stop: Stop): Sol
   let neighbours = neighbourCache.get(p);
   if (neighbours === undefined) neighbourCache.set(p, (neighbours = buildNeighbours(p)));
   if (options.initialRoutes) regretInsert(sol, warmStart(p, sol, options.initialRoutes), probe);
-  else constructStart(sol, probe, neighbours, rng, stop);
+  else constructStart(sol, probe, neighbours, rng, stop, options.start);
   sol.tidyAllReloads(probe);
   const objective = options.objective ?? 'distance';
   const fleetShare = options.fleetFirst ?? (objective === 'vehicles' && p.nOrders >= VEHICLES_FLEET_FROM ? VEHICLES_FLEET_SHARE : 0);

@@ -38,13 +38,30 @@ function twoDepots(seed: number): ProblemInput {
   return { ...base, matrix: { kind: 'euclidean', coordinates }, depots: [...base.depots, { id: 'e', location: second }], vehicles, orders };
 }
 
-function start(input: ProblemInput, seed: number, stop: Stop) {
+function start(input: ProblemInput, seed: number, stop: Stop, kind?: 'regret') {
   const p = buildProblem(input);
   const sol = new SearchSolution(p, costModel(p, 'distance'));
   const probe = new RouteProbe(p, sol.costs);
   const neighbours = buildNeighbours(p);
-  constructStart(sol, probe, neighbours, new Rng(seed), stop);
+  constructStart(sol, probe, neighbours, new Rng(seed), stop, kind);
   return { p, sol, probe, neighbours };
+}
+
+/** The regret start alone: every order into an empty fleet, then the local search (and the
+ *  vehicle reassignment), with the same random stream as constructStart's. */
+function regretOnly(input: ProblemInput, seed: number) {
+  const p = buildProblem(input);
+  const sol = new SearchSolution(p, costModel(p, 'distance'));
+  const probe = new RouteProbe(p, sol.costs);
+  const neighbours = buildNeighbours(p);
+  regretInsert(sol, Array.from({ length: p.nOrders }, (_, i) => i), probe);
+  const rng = new Rng(seed);
+  const ls = new LocalSearch(sol);
+  ls.touchAll();
+  const env = { neighbours, shuffle: (a: number[]) => rng.shuffle(a), timeUp: () => false };
+  ls.run(env);
+  if (new VehicleReassign(sol, probe).run().length > 0) ls.run(env);
+  return sol;
 }
 
 /** The savings start alone (with its vehicle reassignment), with the same random stream as
@@ -95,6 +112,40 @@ describe('constructStart', () => {
     const stop = new Stop(() => (++readings <= savings.clockReadings + 2 ? 0 : 400), 1000, undefined);
     const { sol } = start(input, 34, stop);
     expect(sol.snapshot()).toEqual(savings.snapshot());
+    assertSearchFeasible(input, sol);
+  });
+});
+
+describe("constructStart, start 'regret'", () => {
+  it('is the regret start alone: no savings, feasible, every order once', () => {
+    for (const seed of [36, 37]) {
+      const input = twoDepots(seed);
+      const { sol } = start(input, seed, new Stop(() => 0, undefined, 1000), 'regret');
+      expect(sol.snapshot()).toEqual(regretOnly(input, seed).snapshot());
+      expect(sol.unassignedCount()).toBe(0);
+      assertSearchFeasible(input, sol);
+    }
+  });
+
+  it('is not abandoned when the budget is short: only the hard deadline stops it', () => {
+    // the clock jumps to 40 % of the budget at once: the default would keep the savings start
+    const input = twoDepots(34);
+    let readings = 0;
+    const stop = new Stop(() => (++readings <= 1 ? 0 : 400), 1000, undefined);
+    const { sol } = start(input, 34, stop, 'regret');
+    expect(sol.snapshot()).toEqual(regretOnly(input, 34).snapshot());
+    expect(sol.snapshot()).not.toEqual(savingsOnly(input, 34).snapshot());
+    assertSearchFeasible(input, sol);
+  });
+
+  it('past the hard deadline it stops, leaving out what it did not place, and what it placed is feasible', () => {
+    const input = twoDepots(35);
+    let readings = 0;
+    // the deadline passes after 40 clock readings, inside the regret insertion
+    const stop = new Stop(() => (++readings <= 40 ? 0 : 2000), 1000, undefined);
+    const { sol, p } = start(input, 35, stop, 'regret');
+    expect(sol.unassignedCount()).toBeGreaterThan(0);
+    expect(sol.unassignedCount()).toBeLessThan(p.nOrders);
     assertSearchFeasible(input, sol);
   });
 });

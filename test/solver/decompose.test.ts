@@ -5,11 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SolveResult } from '../../src/model/input.js';
-import { canDecompose, mergeParts, splitRoutes } from '../../src/solver/decompose.js';
+import { canDecompose, mergeParts, sectorsPerThread, splitRoutes } from '../../src/solver/decompose.js';
 import { solveParallel } from '../../src/solver/parallel.js';
 import { solve } from '../../src/solver/solve.js';
 import { assertFeasible } from '../helpers/checker.js';
-import { solomon } from '../helpers/problems.js';
+import { randomProblem, solomon } from '../helpers/problems.js';
 
 describe('splitRoutes / mergeParts', () => {
   const input = solomon('R101');
@@ -71,7 +71,52 @@ describe('splitRoutes / mergeParts', () => {
   });
 });
 
+describe('sectorsPerThread', () => {
+  it('gives a thread up to four sectors while each holds ten routes, one where the routes are few', () => {
+    const cases: Array<[number, number, number]> = [
+      // routes, threads, sectors a thread
+      [250, 2, 4],
+      [95, 2, 4], // Homberger 1000 R1 / RC1 / C1
+      [80, 2, 4],
+      [79, 2, 3],
+      [60, 2, 3],
+      [59, 2, 2],
+      [40, 2, 2],
+      [39, 2, 1],
+      [26, 2, 1], // Homberger 1000 R2 / RC2
+      [30, 2, 1], // C2
+      [0, 2, 1],
+      [95, 4, 2],
+      [95, 8, 1],
+    ];
+    for (const [routes, threads, per] of cases) expect([routes, threads, sectorsPerThread(routes, threads)]).toEqual([routes, threads, per]);
+  });
+});
+
 describe('solveParallel on sectors', () => {
+  it('many short routes: each thread takes several sectors in turn; feasible, every order once, reproducible', async () => {
+    // about 80 routes of 3-4 orders (capacity 40, weights 1-20): four sectors a thread
+    const input = randomProblem({ orders: 300, vehicles: 120, seed: 41, capacity: 40, windows: true });
+    const run = async () => {
+      const epochs: Array<{ index: number; sectors: number; distance: number }> = [];
+      const r = await solveParallel(input, { threads: 2, iterations: 6000, seed: 4 }, { decompose: 'always', onEpoch: (e) => epochs.push(e) });
+      return { r, epochs };
+    };
+    const a = await run();
+    assertFeasible(input, a.r);
+    expect(a.r.unassigned).toEqual([]);
+    expect(a.epochs).toHaveLength(3);
+    const per = sectorsPerThread(a.r.vehicles, 2);
+    expect(per).toBeGreaterThan(1);
+    expect(a.epochs[1].sectors).toBeGreaterThan(2);
+    expect(a.epochs[1].sectors % 2).toBe(0);
+    for (let i = 1; i < a.epochs.length; i++) expect(a.epochs[i].distance).toBeLessThanOrEqual(a.epochs[i - 1].distance + 1e-9);
+    const b = await run();
+    expect(b.epochs).toEqual(a.epochs);
+    expect(b.r.routes.map((r) => r.stops.map((s) => s.orderId))).toEqual(a.r.routes.map((r) => r.stops.map((s) => s.orderId)));
+  });
+
+
   it('runs sector epochs between whole ones on worker threads: feasible, reproducible, never worse than its first epoch', async () => {
     const input = solomon('RC101');
     const run = async () => {
