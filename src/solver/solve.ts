@@ -87,7 +87,9 @@ const SECOND_START_SHARE = 0.3;
  * insertion when savings opens too many routes (Homberger 1000, R1) or hands routes to the wrong
  * vehicles (several depots, mixed fleets): 720 against 860 km after the local search on the
  * 500-order city, 58.3 against 68.2 thousand on R1_10_1. The second start is abandoned when it
- * would take more than SECOND_START_SHARE of the budget.
+ * would take more than SECOND_START_SHARE of the budget. With `start` 'regret' only the regret
+ * start runs, and only the hard deadline stops it (solveParallel's second thread, first epoch,
+ * from 600 orders on).
  */
 export function constructStart(sol: SearchSolution, probe: RouteProbe, neighbours: { k: number; list: Int32Array }, rng: Rng, stop: Stop, start?: 'regret'): void {
   const p = sol.p;
