@@ -13,7 +13,7 @@ import { SearchSolution } from '../route/search-solution.js';
 import { savingsConstruct } from '../construct/savings.js';
 import { regretInsert } from '../construct/regret.js';
 import { buildNeighbours } from '../search/neighbourhood.js';
-import { LocalSearch } from '../search/local-search.js';
+import { LocalSearch, type LocalSearchEnv } from '../search/local-search.js';
 import { VehicleReassign } from '../search/reassign.js';
 import { RuinRecreate } from '../search/perturb.js';
 import { minimiseFleet } from '../search/fleet.js';
@@ -93,35 +93,36 @@ const SECOND_START_SHARE = 0.3;
  */
 export function constructStart(sol: SearchSolution, probe: RouteProbe, neighbours: { k: number; list: Int32Array }, rng: Rng, stop: Stop, start?: 'regret'): void {
   const p = sol.p;
+  const env = { neighbours, shuffle: (a: number[]) => rng.shuffle(a), timeUp: () => stop.timeUp() };
+  // the regret start alone: only the hard deadline stops it (what it leaves out stays out)
   if (start === 'regret') {
-    // the regret start alone: only the hard deadline stops it (what it leaves out stays out)
-    regretInsert(sol, Array.from({ length: p.nOrders }, (_, i) => i), probe, 1, () => stop.timeUp());
-    const env = { neighbours, shuffle: (a: number[]) => rng.shuffle(a), timeUp: () => stop.timeUp() };
-    const ls = new LocalSearch(sol);
-    ls.touchAll();
-    ls.run(env);
-    if (new VehicleReassign(sol, probe).run().length > 0) ls.run(env);
+    regretStart(sol, probe, env);
     return;
   }
   regretInsert(sol, savingsConstruct(sol, neighbours), probe);
-  const env = { neighbours, shuffle: (a: number[]) => rng.shuffle(a), timeUp: () => stop.timeUp() };
-  const first = new LocalSearch(sol);
-  first.touchAll();
-  first.run(env);
-  const reassign = new VehicleReassign(sol, probe);
-  if (reassign.run().length > 0) first.run(env);
+  polish(sol, probe, env);
   if (stop.done() || p.nOrders === 0) return;
   const tooLong = () => stop.timeUp() || stop.progress() > SECOND_START_SHARE;
   const other = new SearchSolution(p, sol.costs);
-  const left = regretInsert(other, Array.from({ length: p.nOrders }, (_, i) => i), probe, 1, tooLong);
-  if (tooLong()) return;
-  const second = new LocalSearch(other);
-  second.touchAll();
-  second.run({ ...env, timeUp: tooLong });
-  if (new VehicleReassign(other, probe).run().length > 0) second.run({ ...env, timeUp: tooLong });
+  const left = regretStart(other, probe, { ...env, timeUp: tooLong });
   if (tooLong()) return;
   const better = left.length < sol.unassignedCount() || (left.length === sol.unassignedCount() && other.cost() < sol.cost() - 1e-9);
   if (better) sol.restore(other.snapshot());
+}
+
+/** The local search to a local optimum, then the vehicle reassignment (and the search again when it moved a route). */
+function polish(sol: SearchSolution, probe: RouteProbe, env: LocalSearchEnv): void {
+  const ls = new LocalSearch(sol);
+  ls.touchAll();
+  ls.run(env);
+  if (new VehicleReassign(sol, probe).run().length > 0) ls.run(env);
+}
+
+/** Regret insertion of every order into the empty fleet of `sol`, polished unless `env.timeUp` says stop; returns the orders left out. */
+function regretStart(sol: SearchSolution, probe: RouteProbe, env: LocalSearchEnv): number[] {
+  const left = regretInsert(sol, Array.from({ length: sol.p.nOrders }, (_, i) => i), probe, 1, env.timeUp);
+  if (!env.timeUp()) polish(sol, probe, env);
+  return left;
 }
 
 /**
