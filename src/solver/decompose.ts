@@ -5,7 +5,7 @@
  * becomes a problem of its own that one thread searches, and the sectors' results are put back
  * together. Two threads that each search the whole problem keep only the better of their two
  * results; two threads on two sectors keep the work of both. The cut turns by a different angle
- * each time, so no border stays a border, and the epochs in between search the whole problem.
+ * each time, so no border stays a border (see isSectorEpoch).
  *
  * Pure: problems in, problems and results out; `solveParallel` runs the parts on its threads.
  */
@@ -37,6 +37,21 @@ export function sectorsPerThread(routes: number, threads: number): number {
   let per = 1;
   while (per < MAX_SECTORS_PER_THREAD && routes >= threads * (per + 1) * FINE_SECTOR_ROUTES) per++;
   return per;
+}
+
+/**
+ * Which epochs of a decomposed solve work on sectors: every one after the first (the first builds
+ * the start on the whole problem). The cut turns by a random angle each epoch, so no border stays
+ * a border. Until session 15 only every other epoch was a sector epoch, never the last, and the
+ * epochs between them searched the whole problem so that routes could cross a border; a trace of
+ * R1_10_2 at 60 s showed those whole epochs gaining 10-20 a time against 40-180 for the sector
+ * epochs (the two threads of a whole epoch keep only the better of their two results), and the
+ * last one nothing. Sector epochs throughout, 60 s on two threads, seeds 1 / 2 (bench/RESULTS.md,
+ * session 15): R1, RC1 and C1 (six instances) 1.84 -> 1.61 % and 1.92 -> 1.66 %; R2, RC2 and C2
+ * (six instances, one sector a thread) 1.51 -> 1.06 %.
+ */
+export function isSectorEpoch(epoch: number): boolean {
+  return epoch > 0;
 }
 
 export interface Part {

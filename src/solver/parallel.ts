@@ -17,7 +17,7 @@ import { allocateSharedMatrix, omitMatrixInput, settleSharedTask, sharedMatrixRe
 import { parseProblem } from '../schema/problem.js';
 import { solve } from './solve.js';
 import type { EpochTask } from './parallel-worker.js';
-import { canDecompose, DECOMPOSE_FROM, mergeParts, sectorsPerThread, splitRoutes, type Part } from './decompose.js';
+import { canDecompose, DECOMPOSE_FROM, isSectorEpoch, mergeParts, sectorsPerThread, splitRoutes, type Part } from './decompose.js';
 import { Rng } from './rng.js';
 import { LONG_ROUTES } from './improve.js';
 
@@ -177,12 +177,10 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
         // once it settles, a build it left unfinished is marked failed (its waiters stop waiting)
         return task.matrix === undefined ? pool.run(task) : pool.run(task).finally(() => settleSharedTask(task.matrix!));
       };
-      // Large instances: every other epoch (never the first or the last), each thread searches
-      // its own sectors of the best solution's routes (one, or up to four in turn where the
-      // routes are many: sectorsPerThread) and the sectors are put together; the epochs between
-      // them work on the whole problem, where routes can cross a border (with sector epochs only,
-      // C2_10_1 at 60 s stayed at 31 routes against the BKS's 30).
-      const sectorEpoch = decompose && !fleetEpoch && best !== null && e > 0 && e < epochs - 1 && e % 2 === 1;
+      // Large instances: every epoch after the first, each thread searches its own sectors of
+      // the best solution's routes (one, or up to four in turn where the routes are many:
+      // sectorsPerThread) and the sectors are put together (see isSectorEpoch).
+      const sectorEpoch = decompose && !fleetEpoch && best !== null && isSectorEpoch(e);
       let parts: Part[] | null = null;
       if (sectorEpoch && best !== null) {
         const angle = angles.next() * 2 * Math.PI;
