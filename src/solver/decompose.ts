@@ -5,7 +5,8 @@
  * becomes a problem of its own that one thread searches, and the sectors' results are put back
  * together. Two threads that each search the whole problem keep only the better of their two
  * results; two threads on two sectors keep the work of both. The cut turns by a different angle
- * each time, so no border stays a border (see isSectorEpoch).
+ * each time, and about every other time around a different point (OFF_CENTRE_SHARE), so no
+ * border stays a border (see isSectorEpoch).
  *
  * Pure: problems in, problems and results out; `solveParallel` runs the parts on its threads.
  */
@@ -54,6 +55,18 @@ export function isSectorEpoch(epoch: number): boolean {
   return epoch > 0;
 }
 
+/**
+ * Share of the sector epochs whose cut turns around a point half way between the depots' centre
+ * and a random order instead of around the depots' centre. Sectors cut around one fixed point all
+ * meet there: two routes close to it but on different sides never share a sector, whatever the
+ * angle, and the border always runs straight out from the same point. Moving the pivot every
+ * other epoch or so changes what lies on a border. 60 s on two threads, seed 1, the same six
+ * instances one after the other (bench/RESULTS.md, session 16): R1, RC1 and C1 (R1_10_2,
+ * RC1_10_2, R1_10_6, RC1_10_6, C1_10_8, R1_10_9) 1.79 -> 1.49 %, every instance better; with
+ * every cut off centre 1.61 %.
+ */
+export const OFF_CENTRE_SHARE = 0.5;
+
 export interface Part {
   problem: ProblemInput;
   /** The sector's routes of the solution it was cut from (its warm start). */
@@ -88,10 +101,11 @@ export function canDecompose(input: ProblemInput, options: SolveOptions, threads
 
 /**
  * Cuts the routes of `from` into `parts` sectors of about equal order counts, starting at polar
- * angle `angle` (radians) around the depots' centre. Null when the solution leaves orders out or
- * has too few routes to cut.
+ * angle `angle` (radians) around the depots' centre, or with `pivotOrder` (an order index) around
+ * the point half way between the depots' centre and that order (see OFF_CENTRE_SHARE). Null when
+ * the solution leaves orders out or has too few routes to cut.
  */
-export function splitRoutes(input: ProblemInput, from: SolveResult, parts: number, angle: number): Part[] | null {
+export function splitRoutes(input: ProblemInput, from: SolveResult, parts: number, angle: number, pivotOrder?: number): Part[] | null {
   const xy = planeCoordinates(input);
   if (xy === null || from.unassigned.length > 0) return null;
   const routes = from.routes.filter((r) => r.stops.length > 0);
@@ -101,6 +115,11 @@ export function splitRoutes(input: ProblemInput, from: SolveResult, parts: numbe
   for (const d of input.depots) {
     cx += xy[d.location][0] / input.depots.length;
     cy += xy[d.location][1] / input.depots.length;
+  }
+  if (pivotOrder !== undefined) {
+    const loc = input.orders[pivotOrder].location;
+    cx = (cx + xy[loc][0]) / 2;
+    cy = (cy + xy[loc][1]) / 2;
   }
   const turn = (a: number) => ((a % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI);
   const keyed = routes.map((r) => {

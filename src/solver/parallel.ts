@@ -17,7 +17,7 @@ import { allocateSharedMatrix, omitMatrixInput, settleSharedTask, sharedMatrixRe
 import { parseProblem } from '../schema/problem.js';
 import { solve } from './solve.js';
 import type { EpochTask } from './parallel-worker.js';
-import { canDecompose, DECOMPOSE_FROM, isSectorEpoch, mergeParts, sectorsPerThread, splitRoutes, type Part } from './decompose.js';
+import { canDecompose, DECOMPOSE_FROM, isSectorEpoch, mergeParts, OFF_CENTRE_SHARE, sectorsPerThread, splitRoutes, type Part } from './decompose.js';
 import { Rng } from './rng.js';
 import { LONG_ROUTES } from './improve.js';
 
@@ -100,6 +100,8 @@ export interface ParallelEnv {
    * 'always'` down to small instances (tests).
    */
   fleet?: boolean;
+  /** Share of the sector epochs cut around a point off the depots' centre (default OFF_CENTRE_SHARE; benchmarks compare). */
+  offCentre?: number;
   /** Called after each epoch: how many sectors it ran (1: the whole problem) and the best distance. */
   onEpoch?: (epoch: { index: number; sectors: number; distance: number }) => void;
   /** One matrix in shared memory for all threads, built by the first (default true); false: each
@@ -133,6 +135,9 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
   const angles = new Rng(seed * 31 + 17);
   const fleet = env.fleet === true && canDecompose(problem, options, threads, env.decompose === 'always' ? 0 : undefined);
   let capped = false;
+  // its own stream, so the angles are those of a cut around the depots alone
+  const pivots = new Rng(seed * 71 + 5);
+  const offCentre = env.offCentre ?? OFF_CENTRE_SHARE;
   /** Names each task of this solve in the shared matrix's state word (the first one builds it). */
   let tokens = 0;
   try {
@@ -184,7 +189,8 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
       let parts: Part[] | null = null;
       if (sectorEpoch && best !== null) {
         const angle = angles.next() * 2 * Math.PI;
-        for (let per = sectorsPerThread(best.vehicles, threads); per >= 1 && parts === null; per--) parts = splitRoutes(problem, best, threads * per, angle);
+        const pivot = pivots.next() < offCentre ? pivots.int(problem.orders.length) : undefined;
+        for (let per = sectorsPerThread(best.vehicles, threads); per >= 1 && parts === null; per--) parts = splitRoutes(problem, best, threads * per, angle, pivot);
       }
       if (parts !== null && best !== null) {
         // each thread takes its sectors one after the other, each for its share of the epoch

@@ -38,6 +38,23 @@ describe('splitRoutes / mergeParts', () => {
     }
   });
 
+  it('cuts around a point towards an order when asked: still a partition of equal shares, but other sectors', () => {
+    const groups = (parts: NonNullable<ReturnType<typeof splitRoutes>>) => parts.map((p) => p.vehicleIds.filter((id) => start.routes.some((r) => r.vehicleId === id)).sort().join(','));
+    let differ = 0;
+    for (const pivot of [0, 17, 42, 63, 99]) {
+      const parts = splitRoutes(input, start, 2, 1, pivot)!;
+      expect(parts).toHaveLength(2);
+      const orders = parts.flatMap((p) => p.problem.orders.map((o) => o.id));
+      expect(orders).toHaveLength(input.orders.length);
+      expect(new Set(orders).size).toBe(input.orders.length);
+      const longest = Math.max(...start.routes.map((r) => r.stops.length));
+      for (const p of parts) expect(Math.abs(p.problem.orders.length - input.orders.length / 2)).toBeLessThanOrEqual(longest);
+      if (groups(parts).join('|') !== groups(splitRoutes(input, start, 2, 1)!).join('|')) differ++;
+    }
+    // the pivot moves the borders: most pivots give other sectors than the depot-centred cut
+    expect(differ).toBeGreaterThanOrEqual(3);
+  });
+
   it('declines solutions that leave orders out, too few routes, and matrices without coordinates', () => {
     expect(splitRoutes(input, { ...start, unassigned: [{ orderId: input.orders[0].id, reason: 'capacity' }] }, 2, 0)).toBeNull();
     expect(splitRoutes(input, { ...start, routes: start.routes.slice(0, 5) }, 2, 0)).toBeNull();
