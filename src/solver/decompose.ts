@@ -63,7 +63,8 @@ export function isSectorEpoch(epoch: number): boolean {
  * other epoch or so changes what lies on a border. 60 s on two threads, seed 1, the same six
  * instances one after the other (bench/RESULTS.md, session 16): R1, RC1 and C1 (R1_10_2,
  * RC1_10_2, R1_10_6, RC1_10_6, C1_10_8, R1_10_9) 1.79 -> 1.49 %, every instance better; with
- * every cut off centre 1.61 %. All 60 of Homberger 1000: 1.07 -> 1.03 %.
+ * every cut off centre 1.61 %; seed 2 the same six 1.72 -> 1.73 % (no gain). All 60 of Homberger
+ * 1000: 1.07 -> 1.03 %, within the noise of one run. Weak evidence, but none against.
  */
 export const OFF_CENTRE_SHARE = 0.5;
 
