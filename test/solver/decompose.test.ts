@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SolveResult } from '../../src/model/input.js';
-import { canDecompose, isSectorEpoch, mergeParts, sectorsPerThread, splitRoutes } from '../../src/solver/decompose.js';
+import { canDecompose, isSectorEpoch, mergeParts, sectorsPerThread, splitRoutes, type Part } from '../../src/solver/decompose.js';
 import { solveParallel } from '../../src/solver/parallel.js';
 import { solve } from '../../src/solver/solve.js';
 import { assertFeasible } from '../helpers/checker.js';
@@ -15,41 +15,40 @@ describe('splitRoutes / mergeParts', () => {
   const input = solomon('R101');
   const start = solve(input, { iterations: 200, seed: 3 });
 
+  /** Two sectors that share no order and no vehicle, each within one route of half the orders, warm-started on its own routes. */
+  const expectSectors = (parts: Part[] | null) => {
+    expect(parts).not.toBeNull();
+    expect(parts).toHaveLength(2);
+    const orders = parts!.flatMap((p) => p.problem.orders.map((o) => o.id));
+    expect(new Set(orders).size).toBe(input.orders.length);
+    expect(orders).toHaveLength(input.orders.length);
+    const vehicles = parts!.flatMap((p) => p.vehicleIds);
+    expect(new Set(vehicles).size).toBe(input.vehicles.length);
+    expect(vehicles).toHaveLength(input.vehicles.length);
+    const longest = Math.max(...start.routes.map((r) => r.stops.length));
+    for (const p of parts!) {
+      // within one route of half the orders
+      expect(Math.abs(p.problem.orders.length - input.orders.length / 2)).toBeLessThanOrEqual(longest);
+      // the warm start is the sector's routes, on the sector's own vehicles
+      expect(p.initialRoutes.flatMap((r) => r.orderIds).sort()).toEqual(p.problem.orders.map((o) => o.id).sort());
+      for (const r of p.initialRoutes) expect(p.vehicleIds).toContain(r.vehicleId);
+      expect(p.distance).toBeCloseTo(start.routes.filter((r) => p.vehicleIds.includes(r.vehicleId)).reduce((s, r) => s + r.distance, 0), 6);
+    }
+  };
+
   it('cuts the routes into sectors that share no order and no vehicle, of about equal order counts', () => {
     expect(start.unassigned).toEqual([]);
-    for (const angle of [0, 1, 2.5, 4, 6]) {
-      const parts = splitRoutes(input, start, 2, angle)!;
-      expect(parts).toHaveLength(2);
-      const orders = parts.flatMap((p) => p.problem.orders.map((o) => o.id));
-      expect(new Set(orders).size).toBe(input.orders.length);
-      expect(orders).toHaveLength(input.orders.length);
-      const vehicles = parts.flatMap((p) => p.vehicleIds);
-      expect(new Set(vehicles).size).toBe(input.vehicles.length);
-      expect(vehicles).toHaveLength(input.vehicles.length);
-      const longest = Math.max(...start.routes.map((r) => r.stops.length));
-      for (const p of parts) {
-        // within one route of half the orders
-        expect(Math.abs(p.problem.orders.length - input.orders.length / 2)).toBeLessThanOrEqual(longest);
-        // the warm start is the sector's routes, on the sector's own vehicles
-        expect(p.initialRoutes.flatMap((r) => r.orderIds).sort()).toEqual(p.problem.orders.map((o) => o.id).sort());
-        for (const r of p.initialRoutes) expect(p.vehicleIds).toContain(r.vehicleId);
-        expect(p.distance).toBeCloseTo(start.routes.filter((r) => p.vehicleIds.includes(r.vehicleId)).reduce((s, r) => s + r.distance, 0), 6);
-      }
-    }
+    for (const angle of [0, 1, 2.5, 4, 6]) expectSectors(splitRoutes(input, start, 2, angle));
   });
 
-  it('cuts around a point towards an order when asked: still a partition of equal shares, but other sectors', () => {
-    const groups = (parts: NonNullable<ReturnType<typeof splitRoutes>>) => parts.map((p) => p.vehicleIds.filter((id) => start.routes.some((r) => r.vehicleId === id)).sort().join(','));
+  it('cuts around a point towards an order when asked: still such sectors, but other ones', () => {
+    const groups = (parts: Part[]) => parts.map((p) => p.initialRoutes.map((r) => r.vehicleId).sort().join(',')).join('|');
+    const aroundDepot = groups(splitRoutes(input, start, 2, 1)!);
     let differ = 0;
     for (const pivot of [0, 17, 42, 63, 99]) {
-      const parts = splitRoutes(input, start, 2, 1, pivot)!;
-      expect(parts).toHaveLength(2);
-      const orders = parts.flatMap((p) => p.problem.orders.map((o) => o.id));
-      expect(orders).toHaveLength(input.orders.length);
-      expect(new Set(orders).size).toBe(input.orders.length);
-      const longest = Math.max(...start.routes.map((r) => r.stops.length));
-      for (const p of parts) expect(Math.abs(p.problem.orders.length - input.orders.length / 2)).toBeLessThanOrEqual(longest);
-      if (groups(parts).join('|') !== groups(splitRoutes(input, start, 2, 1)!).join('|')) differ++;
+      const parts = splitRoutes(input, start, 2, 1, pivot);
+      expectSectors(parts);
+      if (groups(parts!) !== aroundDepot) differ++;
     }
     // the pivot moves the borders: most pivots give other sectors than the depot-centred cut
     expect(differ).toBeGreaterThanOrEqual(3);
