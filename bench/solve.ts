@@ -2,7 +2,7 @@
  * Solver benchmark on the Solomon / Gehring-Homberger sets (DIMACS trunc1 convention).
  *
  *   npm run bench -- --set solomon --time-limit 1 [--threads N] [--seed N] [--iterations N] [--only R1]
- *                    [--objective vehicles] [--sample K (every K-th instance)] [--no-decompose] [--fleet] [--off-centre SHARE] [--write]
+ *                    [--objective vehicles] [--sample K (every K-th instance)] [--no-decompose] [--fleet] [--off-centre SHARE] [--halves SHARE] [--write]
  *   sets: solomon, homberger200, homberger400, homberger1000
  *
  * Every solution goes through the independent checker (test/helpers/checker.ts). Prints a table
@@ -41,6 +41,8 @@ const decompose = !flag('no-decompose');
 const fleet = flag('fleet');
 // with sectors: the share of sector epochs cut around a point off the depots (default 0.5; 0: always around the depots)
 const offCentre = arg('off-centre') === undefined ? undefined : Number(arg('off-centre'));
+// with sectors: the share of sector epochs cut into halves of halves instead of wedges (default 0.5; 0: always wedges)
+const halves = arg('halves') === undefined ? undefined : Number(arg('halves'));
 
 const dirs: Record<string, { dir: string; bks: string }> = {
   solomon: { dir: 'data/solomon', bks: 'data/bks_solomon.csv' },
@@ -111,7 +113,7 @@ async function main(): Promise<void> {
     const name = basename(f, '.txt').toUpperCase();
     const t = performance.now();
     const options = { timeLimit: iterations === undefined ? timeLimit : undefined, iterations, seed, objective };
-    const result = threads !== undefined && threads > 1 ? await solveParallel(problem, { ...options, threads }, { keepThreads: true, decompose, fleet, offCentre }) : solve(problem, options);
+    const result = threads !== undefined && threads > 1 ? await solveParallel(problem, { ...options, threads }, { keepThreads: true, decompose, fleet, offCentre, halves }) : solve(problem, options);
     const ms = performance.now() - t;
     const errs = checkSolution(problem, result);
     const ref = bks.get(name);
@@ -161,7 +163,7 @@ async function main(): Promise<void> {
   const text = lines.join('\n');
   process.stdout.write(text + '\n');
 
-  const tag = `${set}-${iterations !== undefined ? `${iterations}it` : `${timeLimit}s`}${threads ? `-t${threads}` : ''}${objective !== 'distance' ? `-${objective}` : ''}${only ? `-${only}` : ''}${sample > 1 ? `-every${sample}` : ''}${decompose ? '' : '-nodecomp'}${fleet ? '-fleet' : ''}${offCentre !== undefined ? `-oc${offCentre}` : ''}`;
+  const tag = `${set}-${iterations !== undefined ? `${iterations}it` : `${timeLimit}s`}${threads ? `-t${threads}` : ''}${objective !== 'distance' ? `-${objective}` : ''}${only ? `-${only}` : ''}${sample > 1 ? `-every${sample}` : ''}${decompose ? '' : '-nodecomp'}${fleet ? '-fleet' : ''}${offCentre !== undefined ? `-oc${offCentre}` : ''}${halves !== undefined ? `-halves${halves}` : ''}`;
   // raw rows for bench/curve.ts (gap-versus-time curves)
   mkdirSync(join(root, 'bench/results'), { recursive: true });
   writeFileSync(join(root, `bench/results/${tag}.json`), JSON.stringify({ set, timeLimit, iterations, threads: threads ?? 1, objective, seed, only, date: new Date().toISOString(), rows }, null, 1) + '\n');

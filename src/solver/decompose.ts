@@ -5,8 +5,9 @@
  * becomes a problem of its own that one thread searches, and the sectors' results are put back
  * together. Two threads that each search the whole problem keep only the better of their two
  * results; two threads on two sectors keep the work of both. The cut turns by a different angle
- * each time, and about every other time around a different point (OFF_CENTRE_SHARE), so no
- * border stays a border (see isSectorEpoch).
+ * each time, about every other time around a different point (OFF_CENTRE_SHARE), and about every
+ * other time it makes blocks by halving instead of wedges (HALVES_SHARE), so no border stays a
+ * border (see isSectorEpoch).
  *
  * Pure: problems in, problems and results out; `solveParallel` runs the parts on its threads.
  */
@@ -100,6 +101,32 @@ export function canDecompose(input: ProblemInput, options: SolveOptions, threads
   return planeCoordinates(input) !== null;
 }
 
+interface Centred {
+  r: SolveResult['routes'][number];
+  x: number;
+  y: number;
+}
+
+/** The used routes of `from` with the centres of their orders; null when the cut cannot be made. */
+function routeCentres(input: ProblemInput, from: SolveResult, parts: number): { xy: Array<[number, number]>; routes: Centred[] } | null {
+  const xy = planeCoordinates(input);
+  if (xy === null || from.unassigned.length > 0) return null;
+  const used = from.routes.filter((r) => r.stops.length > 0);
+  if (used.length < parts * MIN_ROUTES_PER_PART) return null;
+  const routes = used.map((r) => {
+    let x = 0;
+    let y = 0;
+    for (const s of r.stops) {
+      x += xy[s.location][0] / r.stops.length;
+      y += xy[s.location][1] / r.stops.length;
+    }
+    return { r, x, y };
+  });
+  return { xy, routes };
+}
+
+const byVehicleId = (a: Centred, b: Centred) => (a.r.vehicleId < b.r.vehicleId ? -1 : a.r.vehicleId > b.r.vehicleId ? 1 : 0);
+
 /**
  * Cuts the routes of `from` into `parts` sectors of about equal order counts, starting at polar
  * angle `angle` (radians) around the depots' centre, or with `pivotOrder` (an order index) around
@@ -107,10 +134,9 @@ export function canDecompose(input: ProblemInput, options: SolveOptions, threads
  * the solution leaves orders out or has too few routes to cut.
  */
 export function splitRoutes(input: ProblemInput, from: SolveResult, parts: number, angle: number, pivotOrder?: number): Part[] | null {
-  const xy = planeCoordinates(input);
-  if (xy === null || from.unassigned.length > 0) return null;
-  const routes = from.routes.filter((r) => r.stops.length > 0);
-  if (routes.length < parts * MIN_ROUTES_PER_PART) return null;
+  const centred = routeCentres(input, from, parts);
+  if (centred === null) return null;
+  const { xy, routes } = centred;
   let cx = 0;
   let cy = 0;
   for (const d of input.depots) {
@@ -123,37 +149,76 @@ export function splitRoutes(input: ProblemInput, from: SolveResult, parts: numbe
     cy = (cy + xy[loc][1]) / 2;
   }
   const turn = (a: number) => ((a % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI);
-  const keyed = routes.map((r) => {
-    let x = 0;
-    let y = 0;
-    for (const s of r.stops) {
-      x += xy[s.location][0] / r.stops.length;
-      y += xy[s.location][1] / r.stops.length;
-    }
-    return { r, a: turn(Math.atan2(y - cy, x - cx) - angle) };
-  });
-  keyed.sort((a, b) => a.a - b.a || (a.r.vehicleId < b.r.vehicleId ? -1 : 1));
-  const total = routes.reduce((s, r) => s + r.stops.length, 0);
-  const groups: Array<typeof routes> = Array.from({ length: parts }, () => []);
+  const keyed = routes.map((c) => ({ c, a: turn(Math.atan2(c.y - cy, c.x - cx) - angle) }));
+  keyed.sort((a, b) => a.a - b.a || byVehicleId(a.c, b.c));
+  const total = routes.reduce((s, c) => s + c.r.stops.length, 0);
+  const groups: Centred[][] = Array.from({ length: parts }, () => []);
   let seen = 0;
   let g = 0;
-  for (const { r } of keyed) {
+  for (const { c } of keyed) {
     // move on to the next sector once this one holds its share (leaving every later one a route)
     if (g < parts - 1 && seen >= (total * (g + 1)) / parts && groups[g].length >= MIN_ROUTES_PER_PART) g++;
-    groups[g].push(r);
-    seen += r.stops.length;
+    groups[g].push(c);
+    seen += c.r.stops.length;
   }
   if (groups.some((x) => x.length < MIN_ROUTES_PER_PART)) return null;
+  return buildParts(input, from, groups);
+}
+
+/**
+ * Share of the sector epochs cut into halves of halves (halveRoutes) instead of wedges: wedges
+ * around one point are long and thin where the routes are many, and every one of them reaches
+ * that point; halves of halves are compact blocks, and their borders lie elsewhere. 60 s on two
+ * threads, the six instances of OFF_CENTRE_SHARE (bench/RESULTS.md, session 17).
+ */
+export const HALVES_SHARE = 0.5;
+
+/**
+ * Cuts the routes of `from` into `parts` blocks of about equal order counts by halving: the route
+ * centres are split across direction `angle` (radians) where half the orders lie on each side
+ * (for an odd count, in proportion), and each side again across the perpendicular direction,
+ * until there are `parts`. Null as for splitRoutes.
+ */
+export function halveRoutes(input: ProblemInput, from: SolveResult, parts: number, angle: number): Part[] | null {
+  const centred = routeCentres(input, from, parts);
+  if (centred === null) return null;
+  const groups: Centred[][] = [];
+  const halve = (items: Centred[], k: number, a: number): void => {
+    if (k === 1) {
+      groups.push(items);
+      return;
+    }
+    const left = Math.floor(k / 2);
+    const dx = Math.cos(a);
+    const dy = Math.sin(a);
+    const sorted = [...items].sort((p, q) => p.x * dx + p.y * dy - (q.x * dx + q.y * dy) || byVehicleId(p, q));
+    const total = sorted.reduce((s, c) => s + c.r.stops.length, 0);
+    let cut = 0;
+    let seen = 0;
+    // the left side takes its share of the orders, and at least its share of the fewest routes;
+    // the right side keeps at least its own
+    while (cut < sorted.length - (k - left) * MIN_ROUTES_PER_PART && (seen < (total * left) / k || cut < left * MIN_ROUTES_PER_PART)) seen += sorted[cut++].r.stops.length;
+    halve(sorted.slice(0, cut), left, a + Math.PI / 2);
+    halve(sorted.slice(cut), k - left, a + Math.PI / 2);
+  };
+  halve(centred.routes, parts, angle);
+  if (groups.some((x) => x.length < MIN_ROUTES_PER_PART)) return null;
+  return buildParts(input, from, groups);
+}
+
+/** One sector problem per group of routes: its orders, its routes' vehicles and a share of the unused ones. */
+function buildParts(input: ProblemInput, from: SolveResult, groups: Centred[][]): Part[] {
+  const parts = groups.length;
   // the unused vehicles, dealt out in turn
-  const used = new Set(routes.map((r) => r.vehicleId));
+  const used = new Set(from.routes.filter((r) => r.stops.length > 0).map((r) => r.vehicleId));
   const spare: string[][] = Array.from({ length: parts }, () => []);
   let t = 0;
   for (const v of input.vehicles) if (!used.has(v.id)) spare[t++ % parts].push(v.id);
   const orderById = new Map(input.orders.map((o) => [o.id, o]));
   const vehicleById = new Map(input.vehicles.map((v) => [v.id, v]));
   return groups.map((group, i) => {
-    const vehicleIds = [...group.map((r) => r.vehicleId), ...spare[i]];
-    const orderIds = group.flatMap((r) => r.stops.map((s) => s.orderId));
+    const vehicleIds = [...group.map((c) => c.r.vehicleId), ...spare[i]];
+    const orderIds = group.flatMap((c) => c.r.stops.map((s) => s.orderId));
     return {
       problem: {
         ...input,
@@ -161,9 +226,9 @@ export function splitRoutes(input: ProblemInput, from: SolveResult, parts: numbe
         vehicles: vehicleIds.map((id) => vehicleById.get(id)!),
         orders: orderIds.map((id) => orderById.get(id)!),
       },
-      initialRoutes: group.map((r) => ({ vehicleId: r.vehicleId, orderIds: r.stops.map((s) => s.orderId) })),
-      distance: group.reduce((s, r) => s + r.distance, 0),
-      duration: group.reduce((s, r) => s + r.duration, 0),
+      initialRoutes: group.map((c) => ({ vehicleId: c.r.vehicleId, orderIds: c.r.stops.map((s) => s.orderId) })),
+      distance: group.reduce((s, c) => s + c.r.distance, 0),
+      duration: group.reduce((s, c) => s + c.r.duration, 0),
       vehicleIds,
     };
   });

@@ -17,7 +17,7 @@ import { allocateSharedMatrix, omitMatrixInput, settleSharedTask, sharedMatrixRe
 import { parseProblem } from '../schema/problem.js';
 import { solve } from './solve.js';
 import type { EpochTask } from './parallel-worker.js';
-import { canDecompose, DECOMPOSE_FROM, isSectorEpoch, mergeParts, OFF_CENTRE_SHARE, sectorsPerThread, splitRoutes, type Part } from './decompose.js';
+import { canDecompose, DECOMPOSE_FROM, halveRoutes, HALVES_SHARE, isSectorEpoch, mergeParts, OFF_CENTRE_SHARE, sectorsPerThread, splitRoutes, type Part } from './decompose.js';
 import { Rng } from './rng.js';
 import { LONG_ROUTES } from './improve.js';
 
@@ -102,6 +102,8 @@ export interface ParallelEnv {
   fleet?: boolean;
   /** Share of the sector epochs cut around a point off the depots' centre (default OFF_CENTRE_SHARE; benchmarks compare). */
   offCentre?: number;
+  /** Share of the sector epochs cut into halves of halves instead of wedges (default HALVES_SHARE; benchmarks compare). */
+  halves?: number;
   /** Called after each epoch: how many sectors it ran (1: the whole problem) and the best distance. */
   onEpoch?: (epoch: { index: number; sectors: number; distance: number }) => void;
   /** One matrix in shared memory for all threads, built by the first (default true); false: each
@@ -138,6 +140,9 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
   // its own stream, so the angles are those of a cut around the depots alone
   const pivots = new Rng(seed * 71 + 5);
   const offCentre = env.offCentre ?? OFF_CENTRE_SHARE;
+  // and its own for the shape, so the wedges' angles and pivots are what they were
+  const shapes = new Rng(seed * 53 + 11);
+  const halves = env.halves ?? HALVES_SHARE;
   /** Names each task of this solve in the shared matrix's state word (the first one builds it). */
   let tokens = 0;
   try {
@@ -184,13 +189,16 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
       };
       // Large instances: every epoch after the first, each thread searches its own sectors of
       // the best solution's routes (one, or up to four in turn where the routes are many:
-      // sectorsPerThread) and the sectors are put together (see isSectorEpoch).
+      // sectorsPerThread) and the sectors are put together (see isSectorEpoch). The sectors are
+      // wedges (around the depots or off centre) or blocks (halveRoutes), by turns at random.
       const sectorEpoch = decompose && !fleetEpoch && best !== null && isSectorEpoch(e);
       let parts: Part[] | null = null;
       if (sectorEpoch && best !== null) {
         const angle = angles.next() * 2 * Math.PI;
         const pivot = pivots.next() < offCentre ? pivots.int(problem.orders.length) : undefined;
-        for (let per = sectorsPerThread(best.vehicles, threads); per >= 1 && parts === null; per--) parts = splitRoutes(problem, best, threads * per, angle, pivot);
+        const halved = shapes.next() < halves;
+        for (let per = sectorsPerThread(best.vehicles, threads); per >= 1 && parts === null; per--)
+          parts = halved ? halveRoutes(problem, best, threads * per, angle) : splitRoutes(problem, best, threads * per, angle, pivot);
       }
       if (parts !== null && best !== null) {
         // each thread takes its sectors one after the other, each for its share of the epoch

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SolveResult } from '../../src/model/input.js';
-import { canDecompose, isSectorEpoch, mergeParts, sectorsPerThread, splitRoutes, type Part } from '../../src/solver/decompose.js';
+import { canDecompose, halveRoutes, isSectorEpoch, mergeParts, sectorsPerThread, splitRoutes, type Part } from '../../src/solver/decompose.js';
 import { solveParallel } from '../../src/solver/parallel.js';
 import { solve } from '../../src/solver/solve.js';
 import { assertFeasible } from '../helpers/checker.js';
@@ -54,9 +54,41 @@ describe('splitRoutes / mergeParts', () => {
     expect(differ).toBeGreaterThanOrEqual(3);
   });
 
+  it('halves the routes into blocks: such sectors too, split by a line across the direction, then across the perpendicular one', () => {
+    const groups = (parts: Part[]) => parts.map((p) => p.initialRoutes.map((r) => r.vehicleId).sort().join(',')).join('|');
+    let differ = 0;
+    for (const angle of [0, 1, 2.5, 4, 6]) {
+      const parts = halveRoutes(input, start, 2, angle);
+      expectSectors(parts);
+      if (groups(parts!) !== groups(splitRoutes(input, start, 2, angle)!)) differ++;
+    }
+    expect(differ).toBeGreaterThanOrEqual(3);
+    // four blocks: every route of blocks 0-1 lies before every route of blocks 2-3 along the
+    // direction, and inside each pair the first before the second along the perpendicular one
+    const xy = input.matrix.kind === 'euclidean' ? input.matrix.coordinates : [];
+    const centre = (orderIds: string[]) => {
+      const locs = orderIds.map((id) => input.orders.find((o) => o.id === id)!.location);
+      return [locs.reduce((s, l) => s + xy[l][0], 0) / locs.length, locs.reduce((s, l) => s + xy[l][1], 0) / locs.length];
+    };
+    for (const angle of [0.3, 2, 5]) {
+      const parts = halveRoutes(input, start, 4, angle);
+      expect(parts).not.toBeNull();
+      expect(parts!.flatMap((p) => p.problem.orders.map((o) => o.id)).sort()).toEqual(input.orders.map((o) => o.id).sort());
+      for (const p of parts!) expect(p.initialRoutes.length).toBeGreaterThanOrEqual(4);
+      const along = (a: number) => (p: Part) => p.initialRoutes.map((r) => centre(r.orderIds)).map(([x, y]) => x * Math.cos(a) + y * Math.sin(a));
+      const first = along(angle);
+      expect(Math.max(...first(parts![0]), ...first(parts![1]))).toBeLessThanOrEqual(Math.min(...first(parts![2]), ...first(parts![3])) + 1e-9);
+      const second = along(angle + Math.PI / 2);
+      expect(Math.max(...second(parts![0]))).toBeLessThanOrEqual(Math.min(...second(parts![1])) + 1e-9);
+      expect(Math.max(...second(parts![2]))).toBeLessThanOrEqual(Math.min(...second(parts![3])) + 1e-9);
+    }
+  });
+
   it('declines solutions that leave orders out, too few routes, and matrices without coordinates', () => {
     expect(splitRoutes(input, { ...start, unassigned: [{ orderId: input.orders[0].id, reason: 'capacity' }] }, 2, 0)).toBeNull();
     expect(splitRoutes(input, { ...start, routes: start.routes.slice(0, 5) }, 2, 0)).toBeNull();
+    expect(halveRoutes(input, { ...start, routes: start.routes.slice(0, 5) }, 2, 0)).toBeNull();
+    expect(halveRoutes(input, { ...start, unassigned: [{ orderId: input.orders[0].id, reason: 'capacity' }] }, 2, 0)).toBeNull();
     const explicit = { ...input, matrix: { kind: 'explicit' as const, distance: [[0]], duration: [[0]] } };
     expect(canDecompose(explicit, {}, 2, 0)).toBe(false);
     expect(canDecompose(input, {}, 2, 0)).toBe(true);
