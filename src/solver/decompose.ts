@@ -169,7 +169,10 @@ export function splitRoutes(input: ProblemInput, from: SolveResult, parts: numbe
  * Share of the sector epochs cut into halves of halves (halveRoutes) instead of wedges: wedges
  * around one point are long and thin where the routes are many, and every one of them reaches
  * that point; halves of halves are compact blocks, and their borders lie elsewhere. 60 s on two
- * threads, the six instances of OFF_CENTRE_SHARE (bench/RESULTS.md, session 17).
+ * threads, the six instances of OFF_CENTRE_SHARE, one run each on one machine (bench/RESULTS.md,
+ * session 17): wedges only 1.51 / 1.48 % (seeds 1 / 2), blocks every other epoch 1.40 / 1.42 %,
+ * nine of twelve pairs better. All 60 of Homberger 1000: 0.89 % (session 16: 1.03 %, on a machine
+ * about 1.5 times slower, so not all of that is this rule's).
  */
 export const HALVES_SHARE = 0.5;
 
