@@ -7,6 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseScaled } from '../service/decimal.js';
 import { AddressBook, type Coordinates } from './address-book.js';
+import { Deadline } from '../io/deadline.js';
 
 export type { Coordinates };
 
@@ -98,37 +99,40 @@ export class NominatimGeocoder implements Geocoder {
     if (signal?.aborted) throw new GeocodeError('nominatim: aborted', true);
     this.nextSlot = Date.now() + this.minIntervalMs;
     const url = `${this.base}/search?q=${encodeURIComponent(address)}&format=jsonv2&limit=1`;
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        headers: { 'user-agent': this.userAgent, accept: 'application/json' },
-        signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(this.timeoutMs)]) : AbortSignal.timeout(this.timeoutMs),
-      });
-    } catch (err) {
-      const e = err as Error;
-      const reason = signal?.aborted ? 'aborted' : e.name === 'TimeoutError' ? `timed out after ${this.timeoutMs} ms` : e.message;
-      throw new GeocodeError(`nominatim: ${reason}`, true);
-    } finally {
-      // The interval also counts from the answer: the server handled this request before it
-      // answered, so the next one reaches it at least minIntervalMs later, however long this
-      // one spent on the way (counted from the start only, a slow first request on a new
-      // connection let the server see two requests 988 ms apart).
-      this.nextSlot = Math.max(this.nextSlot, Date.now() + this.minIntervalMs);
-    }
-    if (response.status >= 500 || response.status === 429) {
-      await response.body?.cancel();
-      throw new GeocodeError(`nominatim: HTTP ${response.status}`, true);
-    }
-    if (!response.ok) {
-      await response.body?.cancel();
-      throw new GeocodeError(`nominatim: HTTP ${response.status}`, false);
-    }
     let body: unknown;
+    // the attempt's own timer (see io/deadline.ts): it bounds the answer and its body
+    const limit = new Deadline(this.timeoutMs, signal);
     try {
-      body = await response.json();
-    } catch (err) {
-      const e = err as Error;
-      throw new GeocodeError(`nominatim: unreadable answer (${e.message})`, e.name === 'TimeoutError');
+      let response: Response;
+      try {
+        response = await limit.race(fetch(url, { headers: { 'user-agent': this.userAgent, accept: 'application/json' }, signal: limit.signal }));
+      } catch (err) {
+        const e = err as Error;
+        const reason = signal?.aborted ? 'aborted' : e.name === 'TimeoutError' ? `timed out after ${this.timeoutMs} ms` : e.message;
+        throw new GeocodeError(`nominatim: ${reason}`, true);
+      } finally {
+        // The interval also counts from the answer: the server handled this request before it
+        // answered, so the next one reaches it at least minIntervalMs later, however long this
+        // one spent on the way (counted from the start only, a slow first request on a new
+        // connection let the server see two requests 988 ms apart).
+        this.nextSlot = Math.max(this.nextSlot, Date.now() + this.minIntervalMs);
+      }
+      if (response.status >= 500 || response.status === 429) {
+        await response.body?.cancel().catch(() => undefined);
+        throw new GeocodeError(`nominatim: HTTP ${response.status}`, true);
+      }
+      if (!response.ok) {
+        await response.body?.cancel().catch(() => undefined);
+        throw new GeocodeError(`nominatim: HTTP ${response.status}`, false);
+      }
+      try {
+        body = await limit.race(response.json());
+      } catch (err) {
+        const e = err as Error;
+        throw new GeocodeError(`nominatim: unreadable answer (${e.message})`, e.name === 'TimeoutError' || signal?.aborted === true);
+      }
+    } finally {
+      limit.close();
     }
     if (!Array.isArray(body)) throw new GeocodeError('nominatim: answer is not a list', false);
     if (body.length === 0) return null;
