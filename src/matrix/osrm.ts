@@ -8,6 +8,7 @@
  * explicit matrix, and the engine reports orders no vehicle can reach as `unroutable`.
  */
 import type { MatrixInput } from '../model/input.js';
+import { Deadline } from '../io/deadline.js';
 
 export interface OsrmOptions {
   /** Base URL of the OSRM server, for example `http://127.0.0.1:5000`. */
@@ -113,28 +114,33 @@ async function fetchBlock(
   for (let attempt = 0; attempt <= o.retries; attempt++) {
     if (attempt > 0 && !(await sleep(o.retryDelayMs * 2 ** (attempt - 1), deadline))) throw late();
     if (deadline?.aborted) throw late();
+    // the try's own timer (see io/deadline.ts): it bounds the answer and its body
+    const limit = new Deadline(o.timeoutMs, deadline);
     let response: Response;
-    try {
-      const timeout = AbortSignal.timeout(o.timeoutMs);
-      response = await fetch(url, { signal: deadline ? AbortSignal.any([timeout, deadline]) : timeout });
-    } catch (err) {
-      if (deadline?.aborted) throw late();
-      const timedOut = err instanceof Error && err.name === 'TimeoutError';
-      lastProblem = timedOut ? `timed out after ${o.timeoutMs} ms` : String(err);
-      lastReason = timedOut ? 'the road-matrix service did not answer in time' : 'the road-matrix service could not be reached';
-      continue;
-    }
-    if (response.status >= 500) {
-      lastProblem = `answered HTTP ${response.status}`;
-      lastReason = `the road-matrix service answered HTTP ${response.status}`;
-      await response.body?.cancel();
-      continue;
-    }
     let body: TableAnswer;
     try {
-      body = (await response.json()) as TableAnswer;
-    } catch {
-      throw new MatrixProviderError(`OSRM at ${o.url} answered HTTP ${response.status} with a body that is not JSON`, 'the road-matrix service answered something that is not a table');
+      try {
+        response = await limit.race(fetch(url, { signal: limit.signal }));
+      } catch (err) {
+        if (deadline?.aborted) throw late();
+        const timedOut = err instanceof Error && err.name === 'TimeoutError';
+        lastProblem = timedOut ? `timed out after ${o.timeoutMs} ms` : String(err);
+        lastReason = timedOut ? 'the road-matrix service did not answer in time' : 'the road-matrix service could not be reached';
+        continue;
+      }
+      if (response.status >= 500) {
+        lastProblem = `answered HTTP ${response.status}`;
+        lastReason = `the road-matrix service answered HTTP ${response.status}`;
+        await limit.race(response.body?.cancel() ?? Promise.resolve()).catch(() => undefined);
+        continue;
+      }
+      try {
+        body = (await limit.race(response.json())) as TableAnswer;
+      } catch {
+        throw new MatrixProviderError(`OSRM at ${o.url} answered HTTP ${response.status} with a body that is not JSON`, 'the road-matrix service answered something that is not a table');
+      }
+    } finally {
+      limit.close();
     }
     if (!response.ok || body.code !== 'Ok') {
       const code = typeof body.code === 'string' ? body.code.slice(0, 40) : '';

@@ -11,6 +11,7 @@ import { hostname } from 'node:os';
 import type { Delivery, WebhookOutbox } from './outbox.js';
 import { deliveriesFor, type Subscription } from './publish.js';
 import { signatureHeader } from './signature.js';
+import { Deadline } from '../io/deadline.js';
 
 export type { Subscription } from './publish.js';
 
@@ -182,20 +183,29 @@ export class WebhookDispatcher {
     const attempts = d.attempts + 1;
     let problem: string;
     try {
-      const response = await fetch(d.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'delivery-planner-webhooks/1',
-          'x-planner-delivery-id': d.id,
-          'x-planner-event': d.event,
-          'x-planner-signature': signatureHeader(d.secret, Math.floor(this.o.now() / 1000), d.body),
-        },
-        body: d.body,
-        redirect: 'manual',
-        signal: AbortSignal.any([AbortSignal.timeout(this.o.timeoutMs), this.stopping.signal]),
-      });
-      await response.body?.cancel().catch(() => undefined);
+      // the try's own timer (see io/deadline.ts): a receiver that never answers cannot hold it
+      const limit = new Deadline(this.o.timeoutMs, this.stopping.signal);
+      let response: Response;
+      try {
+        response = await limit.race(
+          fetch(d.url, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              'user-agent': 'delivery-planner-webhooks/1',
+              'x-planner-delivery-id': d.id,
+              'x-planner-event': d.event,
+              'x-planner-signature': signatureHeader(d.secret, Math.floor(this.o.now() / 1000), d.body),
+            },
+            body: d.body,
+            redirect: 'manual',
+            signal: limit.signal,
+          }),
+        );
+        await limit.race(response.body?.cancel() ?? Promise.resolve()).catch(() => undefined);
+      } finally {
+        limit.close();
+      }
       if (response.status >= 200 && response.status < 300) {
         const at = this.o.now();
         // not written: it stays pending and goes out again later (at-least-once, same id)
