@@ -17,7 +17,7 @@ export class Deadline {
 
   /** `ms` from now, or sooner when `outer` aborts (its reason is then the error). */
   constructor(
-    readonly ms: number,
+    ms: number,
     private readonly outer?: AbortSignal,
   ) {
     this.signal = this.controller.signal;

@@ -162,7 +162,7 @@ export function splitRoutes(input: ProblemInput, from: SolveResult, parts: numbe
     seen += c.r.stops.length;
   }
   if (groups.some((x) => x.length < MIN_ROUTES_PER_PART)) return null;
-  return buildParts(input, from, groups);
+  return buildParts(input, groups);
 }
 
 /**
@@ -206,14 +206,14 @@ export function halveRoutes(input: ProblemInput, from: SolveResult, parts: numbe
   };
   halve(centred.routes, parts, angle);
   if (groups.some((x) => x.length < MIN_ROUTES_PER_PART)) return null;
-  return buildParts(input, from, groups);
+  return buildParts(input, groups);
 }
 
 /** One sector problem per group of routes: its orders, its routes' vehicles and a share of the unused ones. */
-function buildParts(input: ProblemInput, from: SolveResult, groups: Centred[][]): Part[] {
+function buildParts(input: ProblemInput, groups: Centred[][]): Part[] {
   const parts = groups.length;
   // the unused vehicles, dealt out in turn
-  const used = new Set(from.routes.filter((r) => r.stops.length > 0).map((r) => r.vehicleId));
+  const used = new Set(groups.flat().map((c) => c.r.vehicleId));
   const spare: string[][] = Array.from({ length: parts }, () => []);
   let t = 0;
   for (const v of input.vehicles) if (!used.has(v.id)) spare[t++ % parts].push(v.id);
