@@ -22,6 +22,7 @@ import { matrixSize } from '../model/matrix.js';
 import { allocateSharedMatrix, omitMatrixInput, settleSharedTask, sharedMatrixRef, type SharedMatrix } from '../model/shared-matrix.js';
 import type { SolveTask } from '../pool/messages.js';
 import { MatrixProviderError } from '../matrix/osrm.js';
+import { cooperate, cooperates, type CoopRunner } from '../solver/cooperate.js';
 import { PoolTaskError } from '../pool/pool.js';
 import { MAX_ORDERS_PER_JOB, JobServiceClosedError, PlanningInputError, type PlanningProblem } from './errors.js';
 import { EventBus } from './events.js';
@@ -579,10 +580,14 @@ export class JobService {
   }
 
   /**
-   * Solves one date: `seedsPerSolve` seeds in parallel when set; otherwise one seed, joined by a
-   * spare seed on each pool thread idle at the start. The best answer wins: fewest unassigned
-   * orders, then least distance, then the lowest seed. A spare that fails or is stopped early
-   * only drops out of the comparison.
+   * Solves one date: `seedsPerSolve` seeds in parallel when set. Otherwise, when a second pool
+   * thread is idle at the start and the day is large enough (solver/cooperate.ts: 400 orders and
+   * more, a budget of at least two sector epochs), the two threads cooperate on one search: both
+   * on the whole day first, then each on its own sector of the routes, in turns; the second
+   * thread's tasks give way to another job as a spare seed does, and the solve goes on alone.
+   * Otherwise one seed, joined by a spare seed on each pool thread idle at the start. The best
+   * answer wins: fewest unassigned orders, then least distance, then the lowest seed. A spare that
+   * fails or is stopped early only drops out of the comparison.
    */
   private async solve(problem: ProblemInput, timeLimit: number, jobBudget: number, lease: AbortSignal): Promise<SolveResult> {
     const first = this.options.seed ?? 1;
@@ -591,13 +596,27 @@ export class JobService {
     let results: SolveResult[];
     if (fixed !== undefined) {
       const count = Math.max(1, Math.floor(fixed));
-      results = await Promise.all(Array.from({ length: count }, (_, i) => this.solveOnce(share.task(i), timeLimit, first + i, jobBudget, lease)));
+      results = await Promise.all(Array.from({ length: count }, (_, i) => this.solveOnce(share.task(i), { timeLimit, seed: first + i }, jobBudget, lease)));
     } else {
       this.makeRoom();
-      const main = this.solveOnce(share.task(0), timeLimit, first, jobBudget, lease);
-      const spares: Array<Promise<SolveResult | null>> = [];
       const idle = this.pool.size - this.threadsHeld();
-      for (let i = 0; i < idle && !this.pumpAgain; i++) spares.push(this.solveSpare(share.task(i + 1), timeLimit, first + 1 + i, jobBudget, lease));
+      const objective = this.options.objective === undefined ? {} : { objective: this.options.objective };
+      if (idle >= 2 && !this.pumpAgain && cooperates(problem, objective, 2, timeLimit)) {
+        let task = 0;
+        const runner: CoopRunner = {
+          // this solve holds no thread between its epochs
+          free: () => (this.pumpAgain ? 1 : this.pool.size - this.threadsHeld()),
+          run: (taskProblem, options, main) => {
+            const work = taskProblem === problem ? share.task(task++) : share.part(taskProblem, task++);
+            return main ? this.solveOnce(work, options, jobBudget, lease) : this.solveSpare(work, options, jobBudget, lease);
+          },
+        };
+        return cooperate(problem, { timeLimit, seed: first, ...objective }, runner);
+      }
+      const main = this.solveOnce(share.task(0), { timeLimit, seed: first }, jobBudget, lease);
+      const spares: Array<Promise<SolveResult | null>> = [];
+      const free = this.pool.size - this.threadsHeld();
+      for (let i = 0; i < free && !this.pumpAgain; i++) spares.push(this.solveSpare(share.task(i + 1), { timeLimit, seed: first + 1 + i }, jobBudget, lease));
       results = [await main];
       for (const r of await Promise.all(spares)) if (r !== null) results.push(r);
     }
@@ -614,7 +633,7 @@ export class JobService {
    * problem; the others leave an explicit matrix out (a road matrix of 1000 locations is two
    * million numbers to clone for each thread), so only task 0 can build it and they wait for it.
    */
-  private shareMatrix(problem: ProblemInput): { task(i: number): Pick<SolveTask, 'problem' | 'matrix'> } {
+  private shareMatrix(problem: ProblemInput): { task(i: number): Pick<SolveTask, 'problem' | 'matrix'>; part(part: ProblemInput, i: number): Pick<SolveTask, 'problem' | 'matrix'> } {
     let shared: SharedMatrix | undefined;
     if (this.options.shareMatrix !== false) {
       try {
@@ -623,13 +642,16 @@ export class JobService {
         // a size the buffers cannot hold: each thread builds (or refuses) its own as before
       }
     }
-    if (shared === undefined) return { task: () => ({ problem }) };
+    if (shared === undefined) return { task: () => ({ problem }), part: (part) => ({ problem: part }) };
     const slim = omitMatrixInput(problem);
     return {
       task: (i) => {
         const omitted = i > 0 && slim !== problem;
         return { problem: omitted ? slim : problem, matrix: sharedMatrixRef(shared, i + 1, omitted) };
       },
+      // a sector of a cooperative solve: the same locations, fewer orders and vehicles; it carries
+      // its matrix input, which is only coordinates (solver/cooperate.ts cuts by them)
+      part: (part, i) => ({ problem: part, matrix: sharedMatrixRef(shared, i + 1, false) }),
     };
   }
 
@@ -654,11 +676,11 @@ export class JobService {
     }
   }
 
-  private async solveSpare(work: Pick<SolveTask, 'problem' | 'matrix'>, timeLimit: number, seed: number, jobBudget: number, lease: AbortSignal): Promise<SolveResult | null> {
+  private async solveSpare(work: Pick<SolveTask, 'problem' | 'matrix'>, options: SolveOptions, jobBudget: number, lease: AbortSignal): Promise<SolveResult | null> {
     const spare: Spare = { flag: new Int32Array(new SharedArrayBuffer(4)), controller: new AbortController() };
     this.spares.add(spare);
     try {
-      return await this.solveOnce(work, timeLimit, seed, jobBudget, lease, spare);
+      return await this.solveOnce(work, options, jobBudget, lease, spare);
     } catch {
       return null;
     } finally {
@@ -666,7 +688,7 @@ export class JobService {
     }
   }
 
-  private async solveOnce(work: Pick<SolveTask, 'problem' | 'matrix'>, timeLimit: number, seed: number, jobBudget: number, lease: AbortSignal, spare?: Spare): Promise<SolveResult> {
+  private async solveOnce(work: Pick<SolveTask, 'problem' | 'matrix'>, solveOptions: SolveOptions, jobBudget: number, lease: AbortSignal, spare?: Spare): Promise<SolveResult> {
     // after close('abandon') no new solve starts (it would hold a thread nobody waits for)
     if (this.abandoned) throw new JobServiceClosedError();
     if (lease.aborted) throw new LeaseLostError(0);
@@ -675,9 +697,9 @@ export class JobService {
     lease.addEventListener('abort', stop, { once: true });
     this.aborts.add(controller);
     this.tasks++;
-    const timer = setTimeout(() => controller.abort(), (timeLimit + this.graceSec) * 1000);
+    const timer = setTimeout(() => controller.abort(), ((solveOptions.timeLimit ?? 0) + this.graceSec) * 1000);
     try {
-      const options: SolveOptions = { timeLimit, seed };
+      const options: SolveOptions = { ...solveOptions };
       if (this.options.objective) options.objective = this.options.objective;
       const task: SolveTask = { ...work, options };
       if (spare) task.stop = spare.flag.buffer as SharedArrayBuffer;

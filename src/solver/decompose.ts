@@ -242,7 +242,7 @@ function buildParts(input: ProblemInput, groups: Centred[][]): Part[] {
  * no more than the sector did, else the sector's routes as they were. Routes come out in the
  * problem's vehicle order.
  */
-export function mergeParts(input: ProblemInput, from: SolveResult, parts: Part[], results: SolveResult[], objective: SolveOptions['objective']): SolveResult {
+export function mergeParts(input: ProblemInput, from: SolveResult, parts: Part[], results: Array<SolveResult | undefined>, objective: SolveOptions['objective']): SolveResult {
   const byVehicle = new Map(from.routes.map((r) => [r.vehicleId, r]));
   const chosen = new Map<string, SolveResult['routes'][number]>();
   parts.forEach((part, i) => {

@@ -134,3 +134,75 @@ describe('idle threads join a job; they give way to the next one', () => {
     expect(recorder.seen.every((s) => s.result !== undefined)).toBe(true);
   });
 });
+
+describe('a large day: the two threads cooperate on one search', () => {
+  /** 420 orders over about 20 by 20 km, vans of at most 40 orders: about 11 routes. */
+  const bigDay = (store: ReturnType<typeof makeStore>, vehicles: number[]) => {
+    for (const id of vehicles) addVehicle(store, id, { maxOrders: 40, warehouseId: id % 2 === 0 ? 2 : 1 });
+    for (let id = 1; id <= 420; id++) addOrder(store, { id, ...near(((id * 37) % 201) / 10 - 10, ((id * 91) % 199) / 10 - 10) });
+  };
+  const orderIds = Array.from({ length: 420 }, (_, i) => i + 1);
+  const whole = (s: Seen) => s.task.problem.orders.length === 420;
+
+  it('both threads search the whole day first, then each its own sector of the routes, in turns; one matrix for all of them', async () => {
+    const store = makeStore();
+    bigDay(store, Array.from({ length: 14 }, (_, i) => i + 1));
+    const recorder = new Recorder(pool);
+    let chosen: SolveResult | undefined;
+    const service = makeService(store, recorder, { timeBudgetSec: 3, onSolved: ({ result }) => (chosen = result) });
+    const done = await plan(service, { order_ids: orderIds });
+    checkJob(store, done);
+    const [a, b, ...rest] = recorder.seen;
+    // the whole day on both threads, the second as a spare that gives way
+    expect([whole(a), whole(b)]).toEqual([true, true]);
+    expect([a.flag === undefined, b.flag !== undefined]).toEqual([true, true]);
+    expect(a.seed).not.toBe(b.seed);
+    // then two sectors at a time: each order in exactly one, on vehicles of its own
+    expect(rest.length).toBeGreaterThanOrEqual(2);
+    expect(rest.length % 2).toBe(0);
+    for (let i = 0; i < rest.length; i += 2) {
+      const [p, q] = [rest[i].task.problem, rest[i + 1].task.problem];
+      expect([...p.orders, ...q.orders].map((o) => o.id).sort()).toEqual(a.task.problem.orders.map((o) => o.id).sort());
+      expect(p.vehicles.filter((v) => q.vehicles.some((w) => w.id === v.id))).toEqual([]);
+      expect([rest[i].flag === undefined, rest[i + 1].flag !== undefined]).toEqual([true, true]);
+      // the sectors read the day's shared matrix (built once, below)
+      for (const s of [rest[i], rest[i + 1]]) {
+        expect(s.task.matrix!.state).toBe(a.task.matrix!.state);
+        expect(s.task.options.initialRoutes!.flatMap((r) => r.orderIds).sort()).toEqual(s.task.problem.orders.map((o) => o.id).sort());
+      }
+    }
+    expect(sharedMatrixBuilds(a.task.matrix!)).toBe(1);
+    // the sectors' work is kept: the plan is no longer than the first epoch's better answer
+    expect(chosen!.distance).toBeLessThanOrEqual(Math.min(a.result!.distance, b.result!.distance) + 1e-6);
+  });
+
+  it("another job takes the second thread: the sector there gives way, and the first job's day goes on alone on the whole day", async () => {
+    const store = makeStore();
+    bigDay(store, Array.from({ length: 14 }, (_, i) => i + 1));
+    addVehicle(store, 99);
+    for (let id = 501; id <= 503; id++) addOrder(store, { id });
+    const recorder = new Recorder(pool);
+    const service = makeService(store, recorder, { timeBudgetSec: 3 });
+    const first = await service.submit(COMPANY, { order_ids: orderIds, vehicle_ids: Array.from({ length: 14 }, (_, i) => i + 1) });
+    // the first sector epoch has started
+    await until(() => recorder.seen.length >= 4);
+    const second = await service.submit(COMPANY, { order_ids: [501, 502, 503], vehicle_ids: [99] });
+    const [x, y] = await Promise.all([service.waitFor(COMPANY, first.job_id), service.waitFor(COMPANY, second.job_id)]);
+    checkJob(store, x);
+    checkJob(store, y);
+    const other = recorder.seen.findIndex((s) => s.task.problem.orders.length === 3);
+    expect(other).toBeGreaterThanOrEqual(4);
+    // the sector on the second thread was asked to stop
+    const flagged = recorder.seen.slice(2, other).filter((s) => s.flag !== undefined);
+    expect(flagged.length).toBeGreaterThanOrEqual(1);
+    expect(Atomics.load(flagged.at(-1)!.flag!, 0)).toBe(1);
+    // after that: the first job's tasks are the main search alone, on the whole day, from its best
+    const after = recorder.seen.slice(other + 1);
+    expect(after.length).toBeGreaterThanOrEqual(1);
+    for (const s of after) {
+      expect(s.flag).toBeUndefined();
+      expect(whole(s)).toBe(true);
+      expect(s.task.options.initialRoutes!.flatMap((r) => r.orderIds)).toHaveLength(420);
+    }
+  });
+});

@@ -1,0 +1,134 @@
+/**
+ * Two threads on one solve at a short budget: the job service's 4.5 s for a 500-order day. Below
+ * the size where `solveParallel` cuts the routes into sectors from its second epoch (DECOMPOSE_FROM,
+ * epochs of 2.5 s and more), a job had two independent seeds and kept the better one: only one
+ * thread's work counted. Here both threads first search the whole problem from their own seeds for
+ * WHOLE_SHARE of the budget (the start and the first, large gains need the whole problem), and the
+ * better result is then cut into two sectors of its routes, one per thread, again and again in
+ * short epochs (SECTOR_EPOCH_SEC), each time at a new angle, around a new point or into blocks
+ * (decompose.ts); each sector's result is kept where it is no worse, so the work of both threads
+ * adds up.
+ *
+ * 500-order city (bench/RESULTS.md, session 18), 4.5 s on two threads, 40 seeds run in turns with
+ * the better of two seeds: 626.9 -> 621.9 km (0.8 %).
+ *
+ * The threads come from the caller (`CoopRunner`): the job service runs each task on its pool, and
+ * the second thread's task may give way to another job; from then on the solve goes on alone on
+ * the whole problem. Pure apart from the runner: problems in, a solution out.
+ */
+import type { ProblemInput, SolveOptions, SolveResult } from '../model/input.js';
+import { canDecompose, halveRoutes, HALVES_SHARE, mergeParts, OFF_CENTRE_SHARE, splitRoutes, type Part } from './decompose.js';
+import { Rng } from './rng.js';
+
+/** From this many orders on, a solve with a second thread free cooperates (measured at 500). */
+export const COOPERATE_FROM = 400;
+
+/** Share of the budget both threads search the whole problem before the sector epochs. */
+export const WHOLE_SHARE = 0.55;
+
+/** Length of a sector epoch (about five in the rest of a 4.5 s budget); at most MAX_SECTOR_EPOCHS. */
+export const SECTOR_EPOCH_SEC = 0.4;
+export const MAX_SECTOR_EPOCHS = 29;
+
+/** Runs the searches of one cooperative solve on threads. */
+export interface CoopRunner {
+  /** Threads this solve may use for its next epoch, its own included. */
+  free(): number;
+  /**
+   * One search. The main one (`main`) must answer; another may stop early with its best so far,
+   * or fail (null): its work is then lost and nothing else.
+   */
+  run(problem: ProblemInput, options: SolveOptions, main: boolean): Promise<SolveResult | null>;
+}
+
+/** Sector epochs after the whole one for a budget of `timeLimit` seconds (0: no cooperation). */
+export function sectorEpochs(timeLimit: number): number {
+  const n = Math.floor((timeLimit * (1 - WHOLE_SHARE)) / SECTOR_EPOCH_SEC + 1e-9);
+  return n < 2 ? 0 : Math.min(MAX_SECTOR_EPOCHS, n);
+}
+
+/** Whether a solve of `problem` within `timeLimit` seconds on `threads` threads cooperates. */
+export function cooperates(problem: ProblemInput, options: SolveOptions, threads: number, timeLimit: number): boolean {
+  return canDecompose(problem, options, threads, COOPERATE_FROM) && sectorEpochs(timeLimit) > 0;
+}
+
+type Score = [number, number];
+
+function score(r: SolveResult, objective: SolveOptions['objective']): Score {
+  return [r.unassigned.length, objective === 'duration' ? r.duration : r.distance];
+}
+
+function better(a: Score, b: Score): boolean {
+  return a[0] !== b[0] ? a[0] < b[0] : a[1] < b[1] - 1e-9;
+}
+
+function routesOf(r: SolveResult): NonNullable<SolveOptions['initialRoutes']> {
+  return r.routes.map((x) => ({ vehicleId: x.vehicleId, orderIds: x.stops.map((s) => s.orderId) }));
+}
+
+/**
+ * Solves `problem` within `options.timeLimit` seconds on up to two threads of `runner`. Seeds,
+ * cuts and schedules follow from `options.seed`; the answer depends on timing (time budgets only).
+ */
+export async function cooperate(problem: ProblemInput, options: SolveOptions, runner: CoopRunner, now: () => number = () => globalThis.performance.now()): Promise<SolveResult> {
+  const started = now();
+  const timeLimit = options.timeLimit ?? 1;
+  const limitMs = timeLimit * 1000;
+  const epochs = sectorEpochs(timeLimit) + 1;
+  const seed = options.seed ?? 1;
+  const objective = options.objective;
+  // the streams of solveParallel's sector epochs: angle, pivot, shape
+  const angles = new Rng(seed * 31 + 17);
+  const pivots = new Rng(seed * 71 + 5);
+  const shapes = new Rng(seed * 53 + 11);
+  let iterations = 0;
+  // the cooling schedule follows the time: an epoch of ms milliseconds from now covers that share
+  const epochOptions = (e: number, w: number, ms: number): SolveOptions => {
+    const from = Math.min(1, (now() - started) / limitMs);
+    return { ...options, seed: seed + 7919 * (e * 2 + w) + w, timeLimit: Math.max(0.001, ms / 1000), schedule: { from, to: Math.min(1, from + ms / limitMs) } };
+  };
+
+  /** Every free thread on the whole problem (from `from` when given); the best answer. */
+  const whole = async (e: number, ms: number, from?: SolveResult): Promise<SolveResult | null> => {
+    const threads = Math.max(1, Math.min(2, runner.free()));
+    const initialRoutes = from === undefined ? undefined : routesOf(from);
+    const results = await Promise.all(
+      Array.from({ length: threads }, (_, w) => runner.run(problem, { ...epochOptions(e, w, ms), ...(initialRoutes ? { initialRoutes } : {}) }, w === 0)),
+    );
+    let top: SolveResult | null = null;
+    for (const r of results) {
+      if (r === null) continue;
+      iterations += r.stats.iterations;
+      if (top === null || better(score(r, objective), score(top, objective))) top = r;
+    }
+    return top;
+  };
+
+  let best = await whole(0, limitMs * WHOLE_SHARE);
+  if (best === null) throw new Error('cooperate: the main search gave no answer');
+  for (let e = 1; e < epochs; e++) {
+    const left = limitMs - (now() - started);
+    if (left <= 0) break;
+    const slice = left / (epochs - e);
+    let parts: Part[] | null = null;
+    // a second thread, and every order served (a sector holds only routed orders)
+    if (best.unassigned.length === 0 && runner.free() >= 2) {
+      const angle = angles.next() * 2 * Math.PI;
+      const pivot = pivots.next() < OFF_CENTRE_SHARE ? pivots.int(problem.orders.length) : undefined;
+      parts = shapes.next() < HALVES_SHARE ? halveRoutes(problem, best, 2, angle) : splitRoutes(problem, best, 2, angle, pivot);
+    }
+    if (parts === null) {
+      // alone (or nothing to cut): the rest of the budget on the whole problem, from the best
+      const r = await whole(e, left, best);
+      if (r !== null && better(score(r, objective), score(best, objective))) best = r;
+      break;
+    }
+    const results = await Promise.all(
+      parts.map((part, w) => runner.run(part.problem, { ...epochOptions(e, w, slice), initialRoutes: part.initialRoutes, validate: false }, w === 0)),
+    );
+    for (const r of results) iterations += r?.stats.iterations ?? 0;
+    const merged = mergeParts(problem, best, parts, results.map((r) => r ?? undefined), objective);
+    if (better(score(merged, objective), score(best, objective))) best = merged;
+  }
+  return { ...best, stats: { elapsedMs: now() - started, iterations } };
+}

@@ -1,0 +1,136 @@
+/**
+ * Two threads on one solve (solver/cooperate.ts), on the real worker pool: both search the whole
+ * problem first, then each its own sector of the best routes; a second thread that gives way or
+ * fails loses only its own work, a solve left alone goes on over the whole problem, and a start
+ * that leaves orders out is never cut. Every answer goes through the independent checker.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProblemInput, SolveOptions, SolveResult } from '../../src/model/input.js';
+import { SolverPool } from '../../src/pool/pool.js';
+import { COOPERATE_FROM, cooperate, cooperates, sectorEpochs, WHOLE_SHARE, type CoopRunner } from '../../src/solver/cooperate.js';
+import { assertFeasible } from '../helpers/checker.js';
+import { randomProblem } from '../helpers/problems.js';
+
+const pool = new SolverPool({ threads: 2 });
+afterAll(() => pool.destroy());
+// both threads started and loaded before the timed solves (a cold start takes about a second)
+beforeAll(async () => {
+  const tiny = randomProblem({ orders: 5, vehicles: 2, seed: 1 });
+  await Promise.all([1, 2].map((seed) => pool.run({ problem: tiny, options: { iterations: 10, seed } })));
+});
+
+interface Call {
+  orders: string[];
+  vehicles: string[];
+  options: SolveOptions;
+  main: boolean;
+  result: SolveResult | null;
+}
+
+/** The real pool; `free` and `answer` decide what the solve is told and what a task gives back. */
+function recorder(free: (calls: Call[]) => number, answer: (call: Call, r: SolveResult) => SolveResult | null = (_, r) => r) {
+  const calls: Call[] = [];
+  const runner: CoopRunner = {
+    free: () => free(calls),
+    run: async (problem, options, main) => {
+      const call: Call = { orders: problem.orders.map((o) => o.id), vehicles: problem.vehicles.map((v) => v.id), options, main, result: null };
+      calls.push(call);
+      call.result = answer(call, await pool.run({ problem, options }));
+      return call.result;
+    },
+  };
+  return { calls, runner };
+}
+
+// 420 orders with windows on a plane, routes of about 15 (capacity): about 28 routes
+const input = randomProblem({ orders: 420, vehicles: 40, seed: 7, capacity: 160, windows: true });
+const ids = input.orders.map((o) => o.id).sort();
+const sectorCalls = (calls: Call[]) => calls.filter((c) => c.orders.length < input.orders.length);
+
+describe('cooperate', () => {
+  it('cooperates from COOPERATE_FROM orders on two threads, with room for two sector epochs', () => {
+    expect(cooperates(input, {}, 2, 4.5)).toBe(true);
+    expect(cooperates(input, {}, 1, 4.5)).toBe(false);
+    expect(cooperates(input, { objective: 'vehicles' }, 2, 4.5)).toBe(false);
+    expect(cooperates({ ...input, orders: input.orders.slice(0, COOPERATE_FROM - 1) }, {}, 2, 4.5)).toBe(false);
+    // 45 % of the budget in epochs of 0.4 s: 4.5 s gives five, 1.5 s none (fewer than two)
+    expect(sectorEpochs(4.5)).toBe(5);
+    expect(sectorEpochs(1.5)).toBe(0);
+    expect(sectorEpochs(60)).toBe(29);
+  });
+
+  it('searches the whole problem on both threads, then sectors of the best routes on each thread; the answer is complete and feasible', async () => {
+    const { calls, runner } = recorder(() => 2);
+    const r = await cooperate(input, { timeLimit: 2.5, seed: 3 }, runner);
+    assertFeasible(input, r);
+    expect(r.unassigned).toEqual([]);
+    expect(r.routes.flatMap((x) => x.stops.map((s) => s.orderId)).sort()).toEqual(ids);
+    // the first epoch: both threads on the whole problem, other seeds, the main one first
+    const [a, b] = calls;
+    expect([a.orders.length, b.orders.length]).toEqual([input.orders.length, input.orders.length]);
+    expect([a.main, b.main]).toEqual([true, false]);
+    expect(a.options.seed).not.toBe(b.options.seed);
+    expect(a.options.timeLimit).toBeCloseTo(2.5 * WHOLE_SHARE, 6);
+    // then sector epochs, two tasks each: every order and vehicle in exactly one of the two,
+    // warm-started on its own routes, the cooling schedule going on where the epoch starts
+    const sectors = sectorCalls(calls);
+    expect(sectors.length).toBeGreaterThanOrEqual(2);
+    expect(sectors.length % 2).toBe(0);
+    expect(calls.slice(2)).toEqual(sectors);
+    for (let i = 0; i < sectors.length; i += 2) {
+      const [p, q] = [sectors[i], sectors[i + 1]];
+      expect([p.main, q.main]).toEqual([true, false]);
+      expect([...p.orders, ...q.orders].sort()).toEqual(ids);
+      expect(p.vehicles.filter((v) => q.vehicles.includes(v))).toEqual([]);
+      for (const c of [p, q]) {
+        expect(c.options.initialRoutes!.flatMap((x) => x.orderIds).sort()).toEqual([...c.orders].sort());
+        expect(c.options.schedule!.from).toBeGreaterThanOrEqual(WHOLE_SHARE - 0.05);
+        expect(c.options.schedule!.to).toBeGreaterThan(c.options.schedule!.from);
+      }
+    }
+    // the sectors' work counts: shorter than the first epoch's better answer
+    const firstBest = Math.min(a.result!.distance, b.result!.distance);
+    expect(r.distance).toBeLessThan(firstBest - 1e-6);
+  });
+
+  it('a second thread that fails loses only its sector: the answer stays complete and feasible', async () => {
+    const { calls, runner } = recorder(
+      () => 2,
+      (call, r) => (call.main || call.orders.length === input.orders.length ? r : null),
+    );
+    const r = await cooperate(input, { timeLimit: 2.5, seed: 5 }, runner);
+    assertFeasible(input, r);
+    expect(r.routes.flatMap((x) => x.stops.map((s) => s.orderId)).sort()).toEqual(ids);
+    const sectors = sectorCalls(calls);
+    expect(sectors.length).toBeGreaterThanOrEqual(2);
+    expect(sectors.filter((c) => !c.main).every((c) => c.result === null)).toBe(true);
+  });
+
+  it('left alone after the first epoch (the other thread taken), it searches the rest of the budget on the whole problem from its best', async () => {
+    // two threads free for the first epoch, one from then on
+    const { calls, runner } = recorder((seen) => (seen.length < 2 ? 2 : 1));
+    const r = await cooperate(input, { timeLimit: 2, seed: 2 }, runner);
+    assertFeasible(input, r);
+    expect(calls).toHaveLength(3);
+    const last = calls[2];
+    expect(last.main).toBe(true);
+    expect(last.orders).toHaveLength(input.orders.length);
+    expect(last.options.initialRoutes!.flatMap((x) => x.orderIds).sort()).toEqual(ids);
+    expect(last.options.schedule!.to).toBe(1);
+    const firstBest = Math.min(calls[0].result!.distance, calls[1].result!.distance);
+    expect(r.distance).toBeLessThanOrEqual(firstBest + 1e-6);
+  });
+
+  it('never cuts a solution that leaves orders out: they stay listed as unassigned', async () => {
+    // one order heavier than every vehicle: no plan serves it
+    const heavy: ProblemInput = { ...input, orders: input.orders.map((o, i) => (i === 0 ? { ...o, weight: 10_000 } : o)) };
+    const { calls, runner } = recorder(() => 2);
+    const r = await cooperate(heavy, { timeLimit: 2, seed: 1 }, runner);
+    assertFeasible(heavy, r);
+    expect(r.unassigned.map((u) => u.orderId)).toEqual([heavy.orders[0].id]);
+    expect(sectorCalls(calls)).toEqual([]);
+    // the whole problem on both threads again, for the rest of the budget
+    expect(calls.length).toBeGreaterThanOrEqual(3);
+    expect(calls.every((c) => c.orders.length === heavy.orders.length)).toBe(true);
+  });
+});
