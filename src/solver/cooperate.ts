@@ -9,8 +9,10 @@
  * (decompose.ts); each sector's result is kept where it is no worse, so the work of both threads
  * adds up.
  *
- * 500-order city (bench/RESULTS.md, session 18), 4.5 s on two threads, 40 seeds run in turns with
- * the better of two seeds: 626.9 -> 621.9 km (0.8 %).
+ * 500-order city (bench/RESULTS.md, session 18), 4.5 s on two threads, run in turns with the better
+ * of two seeds: 2.4 km (0.4 %) shorter over 96 seeds, 5 km on 40 of them while the machine was
+ * fast, about 1 km when it ran half the iterations: the sectors pay once the whole epoch has the
+ * routes close to good.
  *
  * The threads come from the caller (`CoopRunner`): the job service runs each task on its pool, and
  * the second thread's task may give way to another job; from then on the solve goes on alone on
