@@ -15,12 +15,9 @@
  * a change that must not alter the search is checked by the fingerprint), and prints iterations
  * per second: the throughput figure of bench/RESULTS.md.
  */
-import { JobService } from '../src/jobs/service.js';
-import type { ProblemInput } from '../src/model/input.js';
-import { SolverPool } from '../src/pool/pool.js';
 import { solve } from '../src/solver/solve.js';
 import { parseProblem } from '../src/schema/problem.js';
-import { cityStore, loadCity } from './jobs-city.js';
+import { cityProblem, loadCity } from './jobs-city.js';
 import { loadRoadCity } from './road-city.js';
 
 const arg = (name: string, fallback: string) => {
@@ -34,21 +31,6 @@ const instance = arg('instance', 'city');
 if (instance !== 'city' && instance !== 'road') throw new Error(`--instance must be city or road, not ${instance}`);
 const city = loadCity();
 
-async function cityProblem(): Promise<ProblemInput> {
-  const store = cityStore(city);
-  let problem: ProblemInput | undefined;
-  const pool = new SolverPool({ threads: 1 });
-  try {
-    const service = new JobService({ store, pool, timeBudgetSec: 0.2, onSolved: (s) => (problem = s.problem) });
-    const job = await service.submit(city.company.id, { external_ids: city.orders.map((o) => o.externalId!) });
-    await service.waitFor(city.company.id, job.job_id);
-  } finally {
-    await pool.destroy();
-  }
-  if (!problem) throw new Error('the job service did not solve the city');
-  return problem;
-}
-
 /** FNV-1a of the routes' order ids: equal fingerprints, equal solutions. */
 function fingerprint(text: string): string {
   let h = 0x811c9dc5;
@@ -56,7 +38,7 @@ function fingerprint(text: string): string {
   return h.toString(16).padStart(8, '0');
 }
 
-const problem = instance === 'road' ? parseProblem(loadRoadCity()) : await cityProblem();
+const problem = instance === 'road' ? parseProblem(loadRoadCity()) : await cityProblem(city);
 const km: number[] = [];
 for (const seed of seeds) {
   const cpu0 = process.cpuUsage();

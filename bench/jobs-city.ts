@@ -9,6 +9,9 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { MemoryPlanningStore } from '../src/jobs/memory-store.js';
+import { JobService } from '../src/jobs/service.js';
+import type { ProblemInput } from '../src/model/input.js';
+import { SolverPool } from '../src/pool/pool.js';
 import type { Company, PlanningOrder, PlanningVehicle, Warehouse } from '../src/jobs/ports.js';
 
 export interface City {
@@ -136,6 +139,22 @@ export function cityStore(city: City, orders = city.orders.length, companies = 1
     for (const o of city.orders.slice(0, orders)) store.addOrder({ ...o, id: o.id + 100_000 * k, companyId });
   }
   return store;
+}
+
+/** The solver's problem for the city, as the job service builds it (captured from a short job). */
+export async function cityProblem(city: City): Promise<ProblemInput> {
+  const store = cityStore(city);
+  let problem: ProblemInput | undefined;
+  const pool = new SolverPool({ threads: 1 });
+  try {
+    const service = new JobService({ store, pool, timeBudgetSec: 0.2, onSolved: (s) => (problem = s.problem) });
+    const job = await service.submit(city.company.id, { external_ids: city.orders.map((o) => o.externalId!) });
+    await service.waitFor(city.company.id, job.job_id);
+  } finally {
+    await pool.destroy();
+  }
+  if (!problem) throw new Error('the job service did not solve the city');
+  return problem;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
