@@ -118,11 +118,11 @@ export class NominatimGeocoder implements Geocoder {
         this.nextSlot = Math.max(this.nextSlot, Date.now() + this.minIntervalMs);
       }
       if (response.status >= 500 || response.status === 429) {
-        await limit.race(response.body?.cancel() ?? Promise.resolve()).catch(() => undefined);
+        await limit.discard(response);
         throw new GeocodeError(`nominatim: HTTP ${response.status}`, true);
       }
       if (!response.ok) {
-        await limit.race(response.body?.cancel() ?? Promise.resolve()).catch(() => undefined);
+        await limit.discard(response);
         throw new GeocodeError(`nominatim: HTTP ${response.status}`, false);
       }
       try {

@@ -39,6 +39,11 @@ export class Deadline {
     return Promise.race([p, this.expired]);
   }
 
+  /** Lets go of an answer's body unread, within the limit; a body that will not cancel is no error. */
+  async discard(response: Response): Promise<void> {
+    await this.race(response.body?.cancel() ?? Promise.resolve()).catch(() => undefined);
+  }
+
   /** Ends the deadline (the exchange is over): no timer and no listener left behind. */
   close(): void {
     clearTimeout(this.timer);

@@ -131,7 +131,7 @@ async function fetchBlock(
       if (response.status >= 500) {
         lastProblem = `answered HTTP ${response.status}`;
         lastReason = `the road-matrix service answered HTTP ${response.status}`;
-        await limit.race(response.body?.cancel() ?? Promise.resolve()).catch(() => undefined);
+        await limit.discard(response);
         continue;
       }
       try {

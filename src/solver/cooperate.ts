@@ -20,6 +20,7 @@
  */
 import type { ProblemInput, SolveOptions, SolveResult } from '../model/input.js';
 import { canDecompose, halveRoutes, HALVES_SHARE, mergeParts, OFF_CENTRE_SHARE, splitRoutes, type Part } from './decompose.js';
+import { betterScore, resultScore, warmRoutes } from './result.js';
 import { Rng } from './rng.js';
 
 /** From this many orders on, a solve with a second thread free cooperates (measured at 500). */
@@ -54,20 +55,6 @@ export function cooperates(problem: ProblemInput, options: SolveOptions, threads
   return canDecompose(problem, options, threads, COOPERATE_FROM) && sectorEpochs(timeLimit) > 0;
 }
 
-type Score = [number, number];
-
-function score(r: SolveResult, objective: SolveOptions['objective']): Score {
-  return [r.unassigned.length, objective === 'duration' ? r.duration : r.distance];
-}
-
-function better(a: Score, b: Score): boolean {
-  return a[0] !== b[0] ? a[0] < b[0] : a[1] < b[1] - 1e-9;
-}
-
-function routesOf(r: SolveResult): NonNullable<SolveOptions['initialRoutes']> {
-  return r.routes.map((x) => ({ vehicleId: x.vehicleId, orderIds: x.stops.map((s) => s.orderId) }));
-}
-
 /**
  * Solves `problem` within `options.timeLimit` seconds on up to two threads of `runner`. Seeds,
  * cuts and schedules follow from `options.seed`; the answer depends on timing (time budgets only).
@@ -93,7 +80,7 @@ export async function cooperate(problem: ProblemInput, options: SolveOptions, ru
   /** Every free thread on the whole problem (from `from` when given); the best answer. */
   const whole = async (e: number, ms: number, from?: SolveResult): Promise<SolveResult | null> => {
     const threads = Math.max(1, Math.min(2, runner.free()));
-    const initialRoutes = from === undefined ? undefined : routesOf(from);
+    const initialRoutes = from === undefined ? undefined : warmRoutes(from);
     const results = await Promise.all(
       Array.from({ length: threads }, (_, w) => runner.run(problem, { ...epochOptions(e, w, ms), ...(initialRoutes ? { initialRoutes } : {}) }, w === 0)),
     );
@@ -101,7 +88,7 @@ export async function cooperate(problem: ProblemInput, options: SolveOptions, ru
     for (const r of results) {
       if (r === null) continue;
       iterations += r.stats.iterations;
-      if (top === null || better(score(r, objective), score(top, objective))) top = r;
+      if (top === null || betterScore(resultScore(r, objective), resultScore(top, objective))) top = r;
     }
     return top;
   };
@@ -122,7 +109,7 @@ export async function cooperate(problem: ProblemInput, options: SolveOptions, ru
     if (parts === null) {
       // alone (or nothing to cut): the rest of the budget on the whole problem, from the best
       const r = await whole(e, left, best);
-      if (r !== null && better(score(r, objective), score(best, objective))) best = r;
+      if (r !== null && betterScore(resultScore(r, objective), resultScore(best, objective))) best = r;
       break;
     }
     const results = await Promise.all(
@@ -130,7 +117,7 @@ export async function cooperate(problem: ProblemInput, options: SolveOptions, ru
     );
     for (const r of results) iterations += r?.stats.iterations ?? 0;
     const merged = mergeParts(problem, best, parts, results.map((r) => r ?? undefined), objective);
-    if (better(score(merged, objective), score(best, objective))) best = merged;
+    if (betterScore(resultScore(merged, objective), resultScore(best, objective))) best = merged;
   }
   return { ...best, stats: { elapsedMs: now() - started, iterations } };
 }

@@ -20,6 +20,7 @@ import type { EpochTask } from './parallel-worker.js';
 import { canDecompose, DECOMPOSE_FROM, halveRoutes, HALVES_SHARE, isSectorEpoch, mergeParts, OFF_CENTRE_SHARE, sectorsPerThread, splitRoutes, type Part } from './decompose.js';
 import { Rng } from './rng.js';
 import { LONG_ROUTES } from './improve.js';
+import { betterScore, resultScore, warmRoutes, type ResultScore } from './result.js';
 
 function workerFile(): string {
   // built: our own entry if bundled, else the package's worker (it calls solve with the same
@@ -29,18 +30,6 @@ function workerFile(): string {
     if (existsSync(path)) return path;
   }
   throw new Error('solveParallel: no worker file found next to the solver');
-}
-
-/** Lower is better: fewer unassigned, then the objective. */
-function score(r: SolveResult, objective: SolveOptions['objective']): [number, number, number] {
-  if (objective === 'vehicles') return [r.unassigned.length, r.vehicles, r.distance];
-  if (objective === 'duration') return [r.unassigned.length, r.duration, r.distance];
-  return [r.unassigned.length, r.distance, 0];
-}
-
-function better(a: [number, number, number], b: [number, number, number]): boolean {
-  for (let i = 0; i < 3; i++) if (Math.abs(a[i] - b[i]) > 1e-9) return a[i] < b[i];
-  return false;
 }
 
 /**
@@ -131,7 +120,7 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
   const slim = shared === undefined ? problem : omitMatrixInput(problem);
   const pool = env.keepThreads ? getPool(threads) : new Piscina<EpochTask, SolveResult>({ filename: workerFile(), minThreads: threads, maxThreads: threads });
   let best: SolveResult | null = null;
-  let bestScore: [number, number, number] = [Infinity, Infinity, Infinity];
+  let bestScore: ResultScore = [Infinity, Infinity, Infinity];
   let totalIterations = 0;
   const decompose = env.decompose === 'always' ? canDecompose(problem, options, threads, 0) : (env.decompose ?? true) && canDecompose(problem, options, threads);
   const angles = new Rng(seed * 31 + 17);
@@ -155,11 +144,7 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
       const share = fleetEpoch && timeLimit !== undefined ? Math.min(Math.max(0, left), Math.max(slice, FLEET_EPOCH * timeLimit * 1000)) : slice;
       const epochEnd = wallDeadline === undefined ? undefined : wallDeadline - Math.max(0, left) + share;
       const epochLimit = deadline === Infinity ? undefined : Math.max(0.001, share / 1000);
-      const initialRoutes = best?.routes.map((r) => ({
-        vehicleId: r.vehicleId,
-        orderIds: r.stops.map((s) => s.orderId),
-        ...(r.reloads ? { reloadsAfter: r.reloads.map((x) => x.after) } : {}),
-      }));
+      const initialRoutes = best === null ? undefined : warmRoutes(best);
       const epochOptions = (w: number): SolveOptions => ({
         ...options,
         threads: undefined,
@@ -217,8 +202,8 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
         );
         for (const r of results) totalIterations += r.stats.iterations;
         const merged = mergeParts(problem, best, parts, results, options.objective);
-        const s = score(merged, options.objective);
-        if (better(s, bestScore)) {
+        const s = resultScore(merged, options.objective);
+        if (betterScore(s, bestScore)) {
           best = merged;
           bestScore = s;
         }
@@ -230,8 +215,8 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
       const results = await Promise.all(tasks);
       for (const [w, r] of results.entries()) {
         totalIterations += r.stats.iterations;
-        const s = score(r, options.objective);
-        if (best === null || better(s, bestScore)) {
+        const s = resultScore(r, options.objective);
+        if (best === null || betterScore(s, bestScore)) {
           best = r;
           bestScore = s;
           // once the fleet stage's smaller fleet is the best, thread 0 keeps it capped from then on
@@ -243,7 +228,7 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
       const first = results[0];
       if (fleetEpoch && !capped && first.unassigned.length === 0 && best !== null && first.vehicles < best.vehicles && first.distance <= best.distance * (1 + FLEET_TOLERANCE)) {
         best = first;
-        bestScore = score(first, options.objective);
+        bestScore = resultScore(first, options.objective);
         capped = true;
       }
       env.onEpoch?.({ index: e, sectors: 1, distance: best!.distance });

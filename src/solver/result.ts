@@ -1,5 +1,5 @@
 /** Turns the search solution into the public, immutable SolveResult. */
-import type { ReloadResult, RouteResult, SolveResult, StopResult, UnassignedReason } from '../model/input.js';
+import type { ReloadResult, RouteResult, SolveOptions, SolveResult, StopResult, UnassignedReason } from '../model/input.js';
 import type { Problem } from '../model/problem.js';
 import type { SearchSolution } from '../route/search-solution.js';
 
@@ -99,4 +99,27 @@ export function buildResult(
     duration += r.duration;
   }
   return { routes, distance, duration, vehicles: routes.length, unassigned: reasons, stats };
+}
+
+/** How a solve ranks results, lower first: fewer unassigned, then the objective, then distance. */
+export type ResultScore = [number, number, number];
+
+export function resultScore(r: SolveResult, objective: SolveOptions['objective']): ResultScore {
+  if (objective === 'vehicles') return [r.unassigned.length, r.vehicles, r.distance];
+  if (objective === 'duration') return [r.unassigned.length, r.duration, r.distance];
+  return [r.unassigned.length, r.distance, 0];
+}
+
+export function betterScore(a: ResultScore, b: ResultScore): boolean {
+  for (let i = 0; i < 3; i++) if (Math.abs(a[i] - b[i]) > 1e-9) return a[i] < b[i];
+  return false;
+}
+
+/** A result's routes as the warm start of another solve (`initialRoutes`), reloads included. */
+export function warmRoutes(r: SolveResult): NonNullable<SolveOptions['initialRoutes']> {
+  return r.routes.map((x) => ({
+    vehicleId: x.vehicleId,
+    orderIds: x.stops.map((s) => s.orderId),
+    ...(x.reloads ? { reloadsAfter: x.reloads.map((y) => y.after) } : {}),
+  }));
 }

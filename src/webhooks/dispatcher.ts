@@ -202,7 +202,7 @@ export class WebhookDispatcher {
             signal: limit.signal,
           }),
         );
-        await limit.race(response.body?.cancel() ?? Promise.resolve()).catch(() => undefined);
+        await limit.discard(response);
       } finally {
         limit.close();
       }

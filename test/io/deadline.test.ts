@@ -55,4 +55,30 @@ describe('Deadline', () => {
     await new Promise((resolve) => setTimeout(resolve, 80));
     expect(limit.signal.aborted).toBe(false);
   });
+
+  it('discards an unread body: settles whether the body cancels or hangs', async () => {
+    // headers and a first chunk, then nothing more: the body never ends
+    const server = createServer((_, res) => {
+      res.writeHead(503, { 'content-type': 'text/plain' });
+      res.write('busy');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const limit = new Deadline(2_000);
+    try {
+      const response = await limit.race(fetch(`http://127.0.0.1:${port}/`, { signal: limit.signal }));
+      expect(response.status).toBe(503);
+      await expect(limit.discard(response)).resolves.toBeUndefined();
+      expect(response.bodyUsed || response.body?.locked).toBeTruthy();
+      // a deadline already past: discarding still settles, without an error
+      const past = new Deadline(1);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await expect(past.discard(new Response(new ReadableStream({ pull: () => new Promise(() => undefined) })))).resolves.toBeUndefined();
+      past.close();
+    } finally {
+      limit.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 });
