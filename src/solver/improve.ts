@@ -9,6 +9,7 @@
  * restored, so an iteration costs little beyond its moves.
  */
 import type { Objective } from '../model/input.js';
+import type { Problem } from '../model/problem.js';
 import type { SearchSolution } from '../route/search-solution.js';
 import { RouteProbe } from '../route/probe.js';
 import { LocalSearch } from '../search/local-search.js';
@@ -24,7 +25,7 @@ export interface ImproveContext {
   rng: Rng;
   stop: Stop;
   objective: Objective;
-  /** Start temperature as a share of the average arc cost of the initial solution (default 1; end 0.1). */
+  /** Start temperature as a share of the average arc cost of the initial solution (default `startTemperature(p)`; end 0.1). */
   startTemperature?: number;
   endTemperature?: number;
   /** Neighbours per order the local search uses inside the loop. */
@@ -83,6 +84,26 @@ export const LONG_ROUTES = 20;
  */
 const NEAR_SHARE = 0.5;
 
+/** Start temperature, in average arcs, for a fleet of more than one vehicle class. */
+export const MIXED_FLEET_START = 3;
+
+/**
+ * Start temperature of the annealing, as a share of the start's average arc: 1 for a fleet of one
+ * vehicle class (every Solomon and Homberger instance), MIXED_FLEET_START when the vehicles differ
+ * (depots, capacities, shifts, limits or features: `vClass`). Measured in session 19 (bench/RESULTS.md),
+ * each in turns over the same seeds: the 500-order city (two depots, vans and trucks) at 4.5 s
+ * 622.08 -> 619.06 km (20 seeds), its road-matrix twin 853.88 -> 849.19 km (12 seeds), and through
+ * the job service 4.5 s jobs 621.88 -> 617.44 km and 60 s jobs 608.15 -> 604.65 km; session 6
+ * found the same on two other generated cities (622.3 -> 618.1 km, and flat). On the one-class
+ * benchmarks the hotter start was flat (Solomon at 1 s) or worse (Homberger 200 at 10 s on two
+ * threads: 0.15 -> 0.21 %, R2 0.07 -> 0.20 %; Homberger 1000 at 10 s, session 6: C2 and R2 worse),
+ * so they keep 1. The class count is what separates the two sets measured, not a proven cause.
+ */
+export function startTemperature(p: Problem): number {
+  for (let v = 1; v < p.nVehicles; v++) if (p.vClass[v] !== p.vClass[0]) return MIXED_FLEET_START;
+  return 1;
+}
+
 export function improve(sol: SearchSolution, ctx: ImproveContext): void {
   const { rng, stop } = ctx;
   const ls = new LocalSearch(sol);
@@ -103,7 +124,7 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
   let best = current.snapshot();
   const arcs = sol.p.nOrders + sol.usedVehicles();
   const avgArc = arcs > 0 ? sol.distance() / arcs : 1;
-  const t0 = (ctx.startTemperature ?? 1) * avgArc;
+  const t0 = (ctx.startTemperature ?? startTemperature(sol.p)) * avgArc;
   const t1 = (ctx.endTemperature ?? 0.1) * avgArc;
 
   const lsWithin = ctx.lsWithin ?? Infinity;

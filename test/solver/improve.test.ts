@@ -9,7 +9,7 @@ import { SearchSolution } from '../../src/route/search-solution.js';
 import { RouteProbe } from '../../src/route/probe.js';
 import { buildNeighbours } from '../../src/search/neighbourhood.js';
 import { defaultRuinParams } from '../../src/search/perturb.js';
-import { improve, ruinParams } from '../../src/solver/improve.js';
+import { improve, MIXED_FLEET_START, ruinParams, startTemperature } from '../../src/solver/improve.js';
 import { constructStart } from '../../src/solver/solve.js';
 import { Rng } from '../../src/solver/rng.js';
 import { Stop } from '../../src/solver/stop.js';
@@ -28,6 +28,31 @@ describe('ruinParams', () => {
   it('stops at 40 orders and strings of 20', () => {
     expect(ruinParams(45)).toMatchObject({ avgRemoved: 40, maxString: 20 });
     expect(ruinParams(500)).toMatchObject({ avgRemoved: 40, maxString: 20, blinkRate: defaultRuinParams.blinkRate });
+  });
+});
+
+describe('startTemperature', () => {
+  const base = randomProblem({ orders: 20, vehicles: 4, seed: 3 });
+  const withVehicle = (k: number, change: Partial<ProblemInput['vehicles'][number]>): ProblemInput => ({
+    ...base,
+    vehicles: base.vehicles.map((v, i) => (i === k ? { ...v, ...change } : v)),
+  });
+  it('starts at one average arc when every vehicle is alike (the Solomon and Homberger fleets)', () => {
+    expect(startTemperature(buildProblem(base))).toBe(1);
+    // names and ids do not make a class
+    expect(startTemperature(buildProblem({ ...base, vehicles: base.vehicles.map((v, i) => ({ ...v, id: `van-${i}` })) }))).toBe(1);
+  });
+  it('starts hotter when the vehicles differ: capacity, shift, depot, limits or features', () => {
+    const other = { ...base, depots: [...base.depots, { id: 'e', location: 1 }] };
+    const cases: ProblemInput[] = [
+      withVehicle(3, { capacity: { weight: 500, volume: 20 } }),
+      withVehicle(0, { shift: [0, 800] }),
+      { ...other, vehicles: other.vehicles.map((v, i) => (i === 1 ? { ...v, startDepot: 'e', endDepot: 'e' } : v)) },
+      withVehicle(2, { maxOrders: 5 }),
+      withVehicle(1, { features: ['cold'] }),
+    ];
+    for (const input of cases) expect(startTemperature(buildProblem(input))).toBe(MIXED_FLEET_START);
+    expect(MIXED_FLEET_START).toBeGreaterThan(1);
   });
 });
 
