@@ -615,6 +615,7 @@ export class JobService {
       }
       const main = this.solveOnce(share.task(0), { timeLimit, seed: first }, jobBudget, lease);
       const spares: Array<Promise<SolveResult | null>> = [];
+      // counted again: the main search now holds a thread
       const free = this.pool.size - this.threadsHeld();
       for (let i = 0; i < free && !this.pumpAgain; i++) spares.push(this.solveSpare(share.task(i + 1), { timeLimit, seed: first + 1 + i }, jobBudget, lease));
       results = [await main];

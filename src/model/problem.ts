@@ -64,6 +64,8 @@ export interface Problem {
   singleDepot: boolean;
   /** Vehicles with identical parameters share a class; one empty route per class is enough. */
   vClass: Int32Array;
+  /** The vehicles are of more than one class (depots, capacities, shifts, limits or features differ). */
+  mixedFleet: boolean;
 
   /** compat[o * nVehicles + v] = 1 when vehicle v has every feature order o requires. */
   compat: Uint8Array;
@@ -181,6 +183,7 @@ export function buildProblem(input: ProblemInput, matrix: Matrix = buildMatrix(i
     matrix,
     symmetric,
     singleDepot: vStartLoc.every((x) => x === vStartLoc[0]) && vEndLoc.every((x) => x === vEndLoc[0]),
+    mixedFleet: classes.size > 1,
     dist: matrix.distance,
     dur: matrix.duration,
     nLoc,

@@ -22,10 +22,7 @@ export class VehicleReassign {
     private readonly sol: SearchSolution,
     private readonly probe: RouteProbe,
   ) {
-    const cls = sol.p.vClass;
-    let mixed = false;
-    for (let v = 1; v < cls.length; v++) if (cls[v] !== cls[0]) mixed = true;
-    this.active = mixed;
+    this.active = sol.p.mixedFleet;
   }
 
   /** Whether every order of route a may ride on vehicle v (features). */

@@ -90,7 +90,7 @@ export const MIXED_FLEET_START = 3;
 /**
  * Start temperature of the annealing, as a share of the start's average arc: 1 for a fleet of one
  * vehicle class (every Solomon and Homberger instance), MIXED_FLEET_START when the vehicles differ
- * (depots, capacities, shifts, limits or features: `vClass`). Measured in session 19 (bench/RESULTS.md),
+ * (depots, capacities, shifts, limits or features: `Problem.mixedFleet`). Measured in session 19 (bench/RESULTS.md),
  * each in turns over the same seeds: the 500-order city (two depots, vans and trucks) at 4.5 s
  * 622.08 -> 619.06 km (20 seeds), its road-matrix twin 853.88 -> 849.19 km (12 seeds), and through
  * the job service 4.5 s jobs 621.88 -> 617.44 km and 60 s jobs 608.15 -> 604.65 km; session 6
@@ -100,8 +100,7 @@ export const MIXED_FLEET_START = 3;
  * so they keep 1. The class count is what separates the two sets measured, not a proven cause.
  */
 export function startTemperature(p: Problem): number {
-  for (let v = 1; v < p.nVehicles; v++) if (p.vClass[v] !== p.vClass[0]) return MIXED_FLEET_START;
-  return 1;
+  return p.mixedFleet ? MIXED_FLEET_START : 1;
 }
 
 export function improve(sol: SearchSolution, ctx: ImproveContext): void {
