@@ -16,12 +16,18 @@
  * Since the hotter annealing start for mixed fleets (improve.ts `startTemperature`, session 19) the
  * city's cooperating solve ties the better of two seeds (619.28 against 619.58 km over 72 seeds).
  *
+ * When the vehicles start from two depots or more, the first DEPOT_SHARE of the budget goes to the
+ * two halves of the day (decompose.ts `depotHalves`: the orders nearest each thread's depots, and
+ * their vehicles) before the whole epoch, which then starts from the halves' routes: both threads'
+ * work counts from the start, and each builds its start on half the orders (regret insertion is
+ * quadratic). On the 500-order city at 4.5 s: 616.70 against 621.63 km (10 seeds in turns).
+ *
  * The threads come from the caller (`CoopRunner`): the job service runs each task on its pool, and
  * the second thread's task may give way to another job; from then on the solve goes on alone on
  * the whole problem. Pure apart from the runner: problems in, a solution out.
  */
 import type { ProblemInput, SolveOptions, SolveResult } from '../model/input.js';
-import { canDecompose, halveRoutes, HALVES_SHARE, mergeParts, OFF_CENTRE_SHARE, splitRoutes, type Part } from './decompose.js';
+import { canDecompose, depotHalves, halveRoutes, HALVES_SHARE, mergeParts, OFF_CENTRE_SHARE, splitRoutes, type Part } from './decompose.js';
 import { betterScore, resultScore, warmRoutes } from './result.js';
 import { Rng } from './rng.js';
 
@@ -30,6 +36,15 @@ export const COOPERATE_FROM = 400;
 
 /** Share of the budget both threads search the whole problem before the sector epochs. */
 export const WHOLE_SHARE = 0.55;
+
+/**
+ * Share of the budget that, when the vehicles start from two depots or more, each thread first
+ * spends on one half of the day (`depotHalves`: the orders nearest its depots, and their vehicles)
+ * before both search the whole day from the two halves' routes until WHOLE_SHARE. On the 500-order
+ * city (two depots) at 4.5 s, in turns over the same seeds: 616.70 against 621.63 km (10 seeds) with
+ * 0.3; 0.2 and 0.3 alike, 0.45 worse (bench/RESULTS.md, session 20).
+ */
+export const DEPOT_SHARE = 0.3;
 
 /** Length of a sector epoch (about five in the rest of a 4.5 s budget); at most MAX_SECTOR_EPOCHS. */
 export const SECTOR_EPOCH_SEC = 0.4;
@@ -95,7 +110,26 @@ export async function cooperate(problem: ProblemInput, options: SolveOptions, ru
     return top;
   };
 
-  let best = await whole(0, limitMs * WHOLE_SHARE);
+  // vehicles at two depots or more: first a half of the day on each thread, so the work of both
+  // counts from the start (and each builds its start on half the orders); then the whole day from
+  // the halves' routes together. What a half left out, or the half of a thread that gave way, goes
+  // back in by regret insertion at the warm start.
+  const halves = runner.free() >= 2 ? depotHalves(problem) : null;
+  let best: SolveResult | null;
+  if (halves !== null) {
+    const parts = await Promise.all(halves.map((half, w) => runner.run(half, epochOptions(epochs, w, limitMs * DEPOT_SHARE), w === 0)));
+    const routes = parts.flatMap((r) => r?.routes ?? []);
+    for (const r of parts) iterations += r?.stats.iterations ?? 0;
+    const joined: SolveResult = {
+      routes,
+      distance: routes.reduce((sum, r) => sum + r.distance, 0),
+      duration: routes.reduce((sum, r) => sum + r.duration, 0),
+      vehicles: routes.length,
+      unassigned: [],
+      stats: { elapsedMs: now() - started, iterations: 0 },
+    };
+    best = await whole(epochs + 1, Math.max(1, limitMs * WHOLE_SHARE - (now() - started)), joined);
+  } else best = await whole(0, limitMs * WHOLE_SHARE);
   if (best === null) throw new Error('cooperate: the main search gave no answer');
   for (let e = 1; e < epochs; e++) {
     const left = limitMs - (now() - started);

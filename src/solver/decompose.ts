@@ -93,6 +93,55 @@ function planeCoordinates(input: ProblemInput): Array<[number, number]> | null {
   return null;
 }
 
+/**
+ * The day cut in two by depot, for the first epoch of a cooperating solve (cooperate.ts): when the
+ * vehicles start from two depots or more, the two start depots farthest apart anchor the halves and
+ * every other start depot joins the nearer anchor; each order goes to the half of its nearest start
+ * depot, each vehicle to the half of its own. Null when the vehicles share one start depot, when a
+ * half would have no order or no vehicle, or without plane coordinates. A half may not be able to
+ * serve all its orders (capacity, features): what it leaves out goes back in on the whole day.
+ */
+export function depotHalves(input: ProblemInput): [ProblemInput, ProblemInput] | null {
+  const xy = planeCoordinates(input);
+  if (xy === null) return null;
+  const depotLoc = new Map(input.depots.map((d) => [d.id, d.location]));
+  const starts = [...new Set(input.vehicles.map((v) => v.startDepot))].filter((id) => depotLoc.has(id));
+  if (starts.length < 2) return null;
+  const gap = (a: number, b: number) => Math.hypot(xy[a][0] - xy[b][0], xy[a][1] - xy[b][1]);
+  const at = (id: string) => depotLoc.get(id)!;
+  let anchors: [string, string] = [starts[0], starts[1]];
+  let farthest = -1;
+  for (let i = 0; i < starts.length; i++)
+    for (let j = i + 1; j < starts.length; j++) {
+      const d = gap(at(starts[i]), at(starts[j]));
+      if (d > farthest) {
+        farthest = d;
+        anchors = [starts[i], starts[j]];
+      }
+    }
+  const half = new Map(starts.map((id) => [id, gap(at(id), at(anchors[0])) <= gap(at(id), at(anchors[1])) ? 0 : 1]));
+  const orderHalf = (location: number): number => {
+    let best = Infinity;
+    let side = 0;
+    for (const id of starts) {
+      const d = gap(location, at(id));
+      if (d < best) {
+        best = d;
+        side = half.get(id)!;
+      }
+    }
+    return side;
+  };
+  const halves = [0, 1].map((k) => ({
+    ...input,
+    name: `${input.name ?? 'problem'} (depot half ${k + 1} of 2)`,
+    vehicles: input.vehicles.filter((v) => half.get(v.startDepot) === k),
+    orders: input.orders.filter((o) => orderHalf(o.location) === k),
+  }));
+  if (halves.some((h) => h.vehicles.length === 0 || h.orders.length === 0)) return null;
+  return [halves[0], halves[1]];
+}
+
 /** Whether `solveParallel` should work on sectors for this problem at all. */
 export function canDecompose(input: ProblemInput, options: SolveOptions, threads: number, from = DECOMPOSE_FROM): boolean {
   if (threads < 2 || input.orders.length < from) return false;

@@ -137,16 +137,16 @@ describe('idle threads join a job; they give way to the next one', () => {
 
 describe('a large day: the two threads cooperate on one search', () => {
   /** 420 orders over about 20 by 20 km, vans of at most 40 orders: about 11 routes. */
-  const bigDay = (store: ReturnType<typeof makeStore>, vehicles: number[]) => {
-    for (const id of vehicles) addVehicle(store, id, { maxOrders: 40, warehouseId: id % 2 === 0 ? 2 : 1 });
+  const bigDay = (store: ReturnType<typeof makeStore>, vehicles: number[], warehouses: 1 | 2 = 2) => {
+    for (const id of vehicles) addVehicle(store, id, { maxOrders: 40, warehouseId: warehouses === 2 && id % 2 === 0 ? 2 : 1 });
     for (let id = 1; id <= 420; id++) addOrder(store, { id, ...near(((id * 37) % 201) / 10 - 10, ((id * 91) % 199) / 10 - 10) });
   };
   const orderIds = Array.from({ length: 420 }, (_, i) => i + 1);
   const whole = (s: Seen) => s.task.problem.orders.length === 420;
 
-  it('both threads search the whole day first, then each its own sector of the routes, in turns; one matrix for all of them', async () => {
+  it('one warehouse: both threads search the whole day first, then each its own sector of the routes, in turns; one matrix for all of them', async () => {
     const store = makeStore();
-    bigDay(store, Array.from({ length: 14 }, (_, i) => i + 1));
+    bigDay(store, Array.from({ length: 14 }, (_, i) => i + 1), 1);
     const recorder = new Recorder(pool);
     let chosen: SolveResult | undefined;
     const service = makeService(store, recorder, { timeBudgetSec: 3, onSolved: ({ result }) => (chosen = result) });
@@ -176,6 +176,35 @@ describe('a large day: the two threads cooperate on one search', () => {
     expect(chosen!.distance).toBeLessThanOrEqual(Math.min(a.result!.distance, b.result!.distance) + 1e-6);
   });
 
+  it('two warehouses: each thread first plans the half of the day nearest its warehouse, then both the whole day from the halves, then sectors; one matrix for all', async () => {
+    const store = makeStore();
+    bigDay(store, Array.from({ length: 14 }, (_, i) => i + 1));
+    const recorder = new Recorder(pool);
+    const service = makeService(store, recorder, { timeBudgetSec: 3 });
+    const done = await plan(service, { order_ids: orderIds });
+    checkJob(store, done);
+    const [a, b, c, d, ...rest] = recorder.seen;
+    // the halves: every order in one, the vans of one warehouse each; the second gives way as a spare would
+    expect([...a.task.problem.orders, ...b.task.problem.orders].map((o) => o.id).sort()).toEqual(orderIds.map(String).sort());
+    expect(a.task.problem.vehicles.map((v) => v.id)).toEqual(['1', '3', '5', '7', '9', '11', '13']);
+    expect(b.task.problem.vehicles.map((v) => v.id)).toEqual(['2', '4', '6', '8', '10', '12', '14']);
+    expect([a.flag === undefined, b.flag !== undefined]).toEqual([true, true]);
+    // then the whole day on both threads from the routes of the two halves
+    for (const w of [c, d]) {
+      expect(whole(w)).toBe(true);
+      expect(w.task.options.initialRoutes!.flatMap((r) => r.orderIds).sort()).toEqual(
+        [...a.result!.routes, ...b.result!.routes].flatMap((r) => r.stops.map((st) => st.orderId)).sort(),
+      );
+    }
+    expect(c.seed).not.toBe(d.seed);
+    // then sectors, two at a time
+    expect(rest.length).toBeGreaterThanOrEqual(2);
+    expect(rest.every((s) => !whole(s))).toBe(true);
+    // one matrix, built once, read by every task
+    for (const s of recorder.seen) expect(s.task.matrix!.state).toBe(a.task.matrix!.state);
+    expect(sharedMatrixBuilds(a.task.matrix!)).toBe(1);
+  });
+
   it("another job takes the second thread: the sector there gives way, and the first job's day goes on alone on the whole day", async () => {
     const store = makeStore();
     bigDay(store, Array.from({ length: 14 }, (_, i) => i + 1));
@@ -184,14 +213,14 @@ describe('a large day: the two threads cooperate on one search', () => {
     const recorder = new Recorder(pool);
     const service = makeService(store, recorder, { timeBudgetSec: 3 });
     const first = await service.submit(COMPANY, { order_ids: orderIds, vehicle_ids: Array.from({ length: 14 }, (_, i) => i + 1) });
-    // the first sector epoch has started
-    await until(() => recorder.seen.length >= 4);
+    // the first sector epoch has started (after the two halves and the whole day on both threads)
+    await until(() => recorder.seen.length >= 6);
     const second = await service.submit(COMPANY, { order_ids: [501, 502, 503], vehicle_ids: [99] });
     const [x, y] = await Promise.all([service.waitFor(COMPANY, first.job_id), service.waitFor(COMPANY, second.job_id)]);
     checkJob(store, x);
     checkJob(store, y);
     const other = recorder.seen.findIndex((s) => s.task.problem.orders.length === 3);
-    expect(other).toBeGreaterThanOrEqual(4);
+    expect(other).toBeGreaterThanOrEqual(6);
     // the sector on the second thread was asked to stop
     const flagged = recorder.seen.slice(2, other).filter((s) => s.flag !== undefined);
     expect(flagged.length).toBeGreaterThanOrEqual(1);

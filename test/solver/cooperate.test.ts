@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProblemInput, SolveOptions, SolveResult } from '../../src/model/input.js';
 import { SolverPool } from '../../src/pool/pool.js';
-import { COOPERATE_FROM, cooperate, cooperates, sectorEpochs, WHOLE_SHARE, type CoopRunner } from '../../src/solver/cooperate.js';
+import { COOPERATE_FROM, cooperate, cooperates, DEPOT_SHARE, sectorEpochs, WHOLE_SHARE, type CoopRunner } from '../../src/solver/cooperate.js';
 import { assertFeasible } from '../helpers/checker.js';
 import { randomProblem } from '../helpers/problems.js';
 
@@ -132,5 +132,62 @@ describe('cooperate', () => {
     // the whole problem on both threads again, for the rest of the budget
     expect(calls.length).toBeGreaterThanOrEqual(3);
     expect(calls.every((c) => c.orders.length === heavy.orders.length)).toBe(true);
+  });
+});
+
+describe('cooperate from two depots', () => {
+  // the same orders, the vehicles in turn at the depot in the middle and at one in a corner
+  const coordinates: Array<[number, number]> = input.matrix.kind === 'euclidean' ? [...input.matrix.coordinates, [90, 90]] : [];
+  const corner = coordinates.length - 1;
+  const twoDepots: ProblemInput = {
+    ...input,
+    matrix: { kind: 'euclidean', coordinates },
+    depots: [...input.depots, { id: 'corner', location: corner }],
+    vehicles: input.vehicles.map((v, k) => (k % 2 === 1 ? { ...v, startDepot: 'corner', endDepot: 'corner' } : v)),
+  };
+  const byDepot = (c: Call) => [...new Set(c.vehicles.map((id) => twoDepots.vehicles.find((v) => v.id === id)!.startDepot))];
+
+  it('gives each thread the half of the day nearest its depot first, then both the whole day from the halves; the answer is complete and feasible', async () => {
+    const { calls, runner } = recorder(() => 2);
+    const r = await cooperate(twoDepots, { timeLimit: 2.5, seed: 4 }, runner);
+    assertFeasible(twoDepots, r);
+    expect(r.unassigned).toEqual([]);
+    expect(r.routes.flatMap((x) => x.stops.map((s) => s.orderId)).sort()).toEqual(ids);
+    const [a, b, c, d] = calls;
+    // the halves: every order and vehicle in exactly one, the vehicles of one depot each
+    expect([a.main, b.main]).toEqual([true, false]);
+    expect([...a.orders, ...b.orders].sort()).toEqual(ids);
+    expect(a.orders.length).toBeLessThan(ids.length);
+    expect(byDepot(a)).toEqual(['d']);
+    expect(byDepot(b)).toEqual(['corner']);
+    expect(a.options.timeLimit).toBeCloseTo(2.5 * DEPOT_SHARE, 6);
+    expect(a.options.seed).not.toBe(b.options.seed);
+    // then the whole day on both threads, warm-started on the routes of both halves, until WHOLE_SHARE
+    for (const w of [c, d]) {
+      expect(w.orders).toHaveLength(ids.length);
+      const warm = w.options.initialRoutes!;
+      expect(warm.flatMap((x) => x.orderIds).sort()).toEqual(
+        [...a.result!.routes, ...b.result!.routes].flatMap((x) => x.stops.map((s) => s.orderId)).sort(),
+      );
+      expect(w.options.schedule!.from).toBeGreaterThanOrEqual(DEPOT_SHARE - 0.05);
+      expect(w.options.schedule!.to).toBeCloseTo(WHOLE_SHARE, 1);
+    }
+    expect([c.main, d.main]).toEqual([true, false]);
+    expect(c.options.seed).not.toBe(d.options.seed);
+    expect([a.options.seed, b.options.seed]).not.toContain(c.options.seed);
+  });
+
+  it('a half whose thread gives way is planned on the whole day from the other half: still complete and feasible', async () => {
+    const { calls, runner } = recorder(
+      () => 2,
+      (call, r) => (call.main || call.orders.length === ids.length ? r : null),
+    );
+    const r = await cooperate(twoDepots, { timeLimit: 2.5, seed: 6 }, runner);
+    assertFeasible(twoDepots, r);
+    expect(r.unassigned).toEqual([]);
+    expect(r.routes.flatMap((x) => x.stops.map((s) => s.orderId)).sort()).toEqual(ids);
+    expect(calls[1].result).toBeNull();
+    expect(calls[2].orders).toHaveLength(ids.length);
+    expect(calls[2].options.initialRoutes!.flatMap((x) => x.orderIds).sort()).toEqual(calls[0].result!.routes.flatMap((x) => x.stops.map((s) => s.orderId)).sort());
   });
 });

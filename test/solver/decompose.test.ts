@@ -4,8 +4,8 @@
  * real worker threads gives feasible, reproducible solutions.
  */
 import { describe, expect, it } from 'vitest';
-import type { SolveResult } from '../../src/model/input.js';
-import { canDecompose, halveRoutes, isSectorEpoch, mergeParts, sectorsPerThread, splitRoutes, type Part } from '../../src/solver/decompose.js';
+import type { ProblemInput, SolveResult } from '../../src/model/input.js';
+import { canDecompose, depotHalves, halveRoutes, isSectorEpoch, mergeParts, sectorsPerThread, splitRoutes, type Part } from '../../src/solver/decompose.js';
 import { solveParallel } from '../../src/solver/parallel.js';
 import { solve } from '../../src/solver/solve.js';
 import { assertFeasible } from '../helpers/checker.js';
@@ -116,6 +116,56 @@ describe('splitRoutes / mergeParts', () => {
     assertFeasible(input, kept);
     expect(kept.distance).toBeCloseTo(start.distance, 6);
     expect(kept.routes.map((r) => r.stops.map((s) => s.orderId)).sort()).toEqual(start.routes.map((r) => r.stops.map((s) => s.orderId)).sort());
+  });
+});
+
+describe('depotHalves', () => {
+  // random orders on a 100 x 100 plane; depots at (10, 10) and (90, 90), a third at (20, 30)
+  const base = randomProblem({ orders: 120, vehicles: 9, seed: 11, windows: true });
+  const n = base.matrix.kind === 'euclidean' ? base.matrix.coordinates.length : 0;
+  const coordinates: Array<[number, number]> = base.matrix.kind === 'euclidean' ? [...base.matrix.coordinates, [10, 10], [90, 90], [20, 30]] : [];
+  const threeDepots: ProblemInput = {
+    ...base,
+    matrix: { kind: 'euclidean', coordinates },
+    depots: [{ id: 'd', location: 0 }, { id: 'sw', location: n }, { id: 'ne', location: n + 1 }, { id: 'w', location: n + 2 }],
+    vehicles: base.vehicles.map((v, k) => {
+      const depot = ['sw', 'ne', 'w'][k % 3];
+      return { ...v, startDepot: depot, endDepot: depot };
+    }),
+  };
+  const dist = (a: number, b: number) => Math.hypot(coordinates[a][0] - coordinates[b][0], coordinates[a][1] - coordinates[b][1]);
+
+  it('cuts by start depot: the farthest two anchor the halves, a third joins the nearer; each order goes with its nearest start depot', () => {
+    const halves = depotHalves(threeDepots);
+    expect(halves).not.toBeNull();
+    const [a, b] = halves!;
+    // every order and vehicle in exactly one half
+    expect([...a.orders, ...b.orders].map((o) => o.id).sort()).toEqual(threeDepots.orders.map((o) => o.id).sort());
+    expect([...a.vehicles, ...b.vehicles].map((v) => v.id).sort()).toEqual(threeDepots.vehicles.map((v) => v.id).sort());
+    // 'd' starts no vehicle and plays no part; 'w' (20, 30) is nearer 'sw' (10, 10) than 'ne'
+    const depotsOf = (h: ProblemInput) => [...new Set(h.vehicles.map((v) => v.startDepot))].sort();
+    expect([depotsOf(a), depotsOf(b)]).toEqual([['sw', 'w'], ['ne']]);
+    // each order's nearest start depot is one of its half's
+    const loc = { sw: n, ne: n + 1, w: n + 2 } as Record<string, number>;
+    for (const h of [a, b])
+      for (const o of h.orders) {
+        const nearest = ['sw', 'ne', 'w'].reduce((x, y) => (dist(o.location, loc[y]) < dist(o.location, loc[x]) ? y : x));
+        expect(depotsOf(h)).toContain(nearest);
+      }
+    expect(a.orders.length).toBeGreaterThan(0);
+    expect(b.orders.length).toBeGreaterThan(0);
+  });
+
+  it('declines one start depot, a half without orders, and matrices without coordinates', () => {
+    expect(depotHalves(base)).toBeNull();
+    // all orders next to 'sw': the 'ne' half would have none
+    const huddled: ProblemInput = { ...threeDepots, orders: threeDepots.orders.map((o) => ({ ...o, location: n + 2 })) };
+    expect(depotHalves(huddled)).toBeNull();
+    const explicit: ProblemInput = {
+      ...threeDepots,
+      matrix: { kind: 'explicit', distance: coordinates.map((_, i) => coordinates.map((__, j) => dist(i, j))), duration: coordinates.map((_, i) => coordinates.map((__, j) => dist(i, j))) },
+    };
+    expect(depotHalves(explicit)).toBeNull();
   });
 });
 
