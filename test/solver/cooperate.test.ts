@@ -47,6 +47,13 @@ const input = randomProblem({ orders: 420, vehicles: 40, seed: 7, capacity: 160,
 const ids = input.orders.map((o) => o.id).sort();
 const sectorCalls = (calls: Call[]) => calls.filter((c) => c.orders.length < input.orders.length);
 
+/** Feasible by the independent checker, every order served once. */
+function expectComplete(problem: ProblemInput, r: SolveResult): void {
+  assertFeasible(problem, r);
+  expect(r.unassigned).toEqual([]);
+  expect(r.routes.flatMap((x) => x.stops.map((s) => s.orderId)).sort()).toEqual(ids);
+}
+
 describe('cooperate', () => {
   it('cooperates from COOPERATE_FROM orders on two threads, with room for two sector epochs', () => {
     expect(cooperates(input, {}, 2, 4.5)).toBe(true);
@@ -62,9 +69,7 @@ describe('cooperate', () => {
   it('searches the whole problem on both threads, then sectors of the best routes on each thread; the answer is complete and feasible', async () => {
     const { calls, runner } = recorder(() => 2);
     const r = await cooperate(input, { timeLimit: 2.5, seed: 3 }, runner);
-    assertFeasible(input, r);
-    expect(r.unassigned).toEqual([]);
-    expect(r.routes.flatMap((x) => x.stops.map((s) => s.orderId)).sort()).toEqual(ids);
+    expectComplete(input, r);
     // the first epoch: both threads on the whole problem, other seeds, the main one first
     const [a, b] = calls;
     expect([a.orders.length, b.orders.length]).toEqual([input.orders.length, input.orders.length]);
@@ -150,9 +155,7 @@ describe('cooperate from two depots', () => {
   it('gives each thread the half of the day nearest its depot first, then both the whole day from the halves; the answer is complete and feasible', async () => {
     const { calls, runner } = recorder(() => 2);
     const r = await cooperate(twoDepots, { timeLimit: 2.5, seed: 4 }, runner);
-    assertFeasible(twoDepots, r);
-    expect(r.unassigned).toEqual([]);
-    expect(r.routes.flatMap((x) => x.stops.map((s) => s.orderId)).sort()).toEqual(ids);
+    expectComplete(twoDepots, r);
     const [a, b, c, d] = calls;
     // the halves: every order and vehicle in exactly one, the vehicles of one depot each
     expect([a.main, b.main]).toEqual([true, false]);
@@ -183,9 +186,7 @@ describe('cooperate from two depots', () => {
       (call, r) => (call.main || call.orders.length === ids.length ? r : null),
     );
     const r = await cooperate(twoDepots, { timeLimit: 2.5, seed: 6 }, runner);
-    assertFeasible(twoDepots, r);
-    expect(r.unassigned).toEqual([]);
-    expect(r.routes.flatMap((x) => x.stops.map((s) => s.orderId)).sort()).toEqual(ids);
+    expectComplete(twoDepots, r);
     expect(calls[1].result).toBeNull();
     expect(calls[2].orders).toHaveLength(ids.length);
     expect(calls[2].options.initialRoutes!.flatMap((x) => x.orderIds).sort()).toEqual(calls[0].result!.routes.flatMap((x) => x.stops.map((s) => s.orderId)).sort());
