@@ -20,7 +20,8 @@
  * two halves of the day (decompose.ts `depotHalves`: the orders nearest each thread's depots, and
  * their vehicles) before the whole epoch, which then starts from the halves' routes: both threads'
  * work counts from the start, and each builds its start on half the orders (regret insertion is
- * quadratic). On the 500-order city at 4.5 s: 616.70 against 621.63 km (10 seeds in turns).
+ * quadratic). On the 500-order city at 4.5 s: 616.70 against 621.63 km (10 seeds in turns); on two
+ * other generated cities -3.6 km and flat (bench/RESULTS.md, session 20).
  *
  * The threads come from the caller (`CoopRunner`): the job service runs each task on its pool, and
  * the second thread's task may give way to another job; from then on the solve goes on alone on
