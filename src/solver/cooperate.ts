@@ -96,7 +96,7 @@ export async function cooperate(problem: ProblemInput, options: SolveOptions, ru
   };
 
   /** Every free thread on the whole problem (from `from` when given); the best answer. */
-  const whole = async (e: number, ms: number, from?: SolveResult): Promise<SolveResult | null> => {
+  const whole = async (e: number, ms: number, from?: Pick<SolveResult, 'routes'>): Promise<SolveResult | null> => {
     const threads = Math.max(1, Math.min(2, runner.free()));
     const initialRoutes = from === undefined ? undefined : warmRoutes(from);
     const results = await Promise.all(
@@ -119,16 +119,8 @@ export async function cooperate(problem: ProblemInput, options: SolveOptions, ru
   let best: SolveResult | null;
   if (halves !== null) {
     const parts = await Promise.all(halves.map((half, w) => runner.run(half, epochOptions(epochs, w, limitMs * DEPOT_SHARE), w === 0)));
-    const routes = parts.flatMap((r) => r?.routes ?? []);
     for (const r of parts) iterations += r?.stats.iterations ?? 0;
-    const joined: SolveResult = {
-      routes,
-      distance: routes.reduce((sum, r) => sum + r.distance, 0),
-      duration: routes.reduce((sum, r) => sum + r.duration, 0),
-      vehicles: routes.length,
-      unassigned: [],
-      stats: { elapsedMs: now() - started, iterations: 0 },
-    };
+    const joined = { routes: parts.flatMap((r) => r?.routes ?? []) };
     best = await whole(epochs + 1, Math.max(1, limitMs * WHOLE_SHARE - (now() - started)), joined);
   } else best = await whole(0, limitMs * WHOLE_SHARE);
   if (best === null) throw new Error('cooperate: the main search gave no answer');

@@ -116,7 +116,7 @@ export function betterScore(a: ResultScore, b: ResultScore): boolean {
 }
 
 /** A result's routes as the warm start of another solve (`initialRoutes`), reloads included. */
-export function warmRoutes(r: SolveResult): NonNullable<SolveOptions['initialRoutes']> {
+export function warmRoutes(r: Pick<SolveResult, 'routes'>): NonNullable<SolveOptions['initialRoutes']> {
   return r.routes.map((x) => ({
     vehicleId: x.vehicleId,
     orderIds: x.stops.map((s) => s.orderId),
