@@ -5,14 +5,21 @@
  * each), on the same SolverPool the service uses. Running the two one after the other for each
  * seed lets a machine whose speed drifts hit both alike.
  *
- *   npx tsx bench/coop.ts [--seeds 11-26] [--budget 4.5]
+ *   npx tsx bench/coop.ts [--seeds 11-26] [--budget 4.5] [--instance city|road]
+ *
+ * As in the service, the tasks of one solve share one matrix in shared memory (the first task
+ * builds it; with an explicit matrix only the first carries its rows). `--instance road` solves
+ * data/city-road/city-road.json (explicit asymmetric matrices, with the locations' coordinates).
  *
  * Prints both distances per seed and the means; the difference of the means is the figure.
  */
-import type { SolveResult } from '../src/model/input.js';
+import type { ProblemInput, SolveOptions, SolveResult } from '../src/model/input.js';
+import { matrixSize } from '../src/model/matrix.js';
+import { allocateSharedMatrix, omitMatrixInput, settleSharedTask, sharedMatrixRef, type SharedMatrix } from '../src/model/shared-matrix.js';
 import { SolverPool } from '../src/pool/pool.js';
 import { cooperate, type CoopRunner } from '../src/solver/cooperate.js';
 import { cityProblem, loadCity } from './jobs-city.js';
+import { loadRoadCity } from './road-city.js';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -20,17 +27,38 @@ const arg = (name: string, fallback: string) => {
 };
 const [from, to] = arg('seeds', '11-26').split('-').map(Number);
 const budget = Number(arg('budget', '4.5'));
+const instance = arg('instance', 'city');
 if (!Number.isInteger(from) || !Number.isInteger(to) || to < from || !(budget > 0)) throw new Error('usage: --seeds FROM-TO --budget SECONDS');
+if (instance !== 'city' && instance !== 'road') throw new Error(`--instance must be city or road, not ${instance}`);
 
-const problem = await cityProblem(loadCity());
+const problem: ProblemInput = instance === 'road' ? loadRoadCity() : await cityProblem(loadCity());
+const slim = omitMatrixInput(problem);
 const pool = new SolverPool({ threads: 2 });
-const runner: CoopRunner = { free: () => 2, run: (p, options) => pool.run({ problem: p, options }) };
+
+/** The tasks of one solve: one shared matrix, built (and the input validated) by the first; only it carries explicit rows. */
+function solveTasks(): (p: ProblemInput, options: SolveOptions) => Promise<SolveResult> {
+  const shared: SharedMatrix = allocateSharedMatrix(matrixSize(problem.matrix));
+  let token = 0;
+  return (p, options) => {
+    const omitted = token > 0 && slim !== problem;
+    const matrix = sharedMatrixRef(shared, ++token, omitted);
+    const sent = omitted ? (p === problem ? slim : omitMatrixInput(p)) : p;
+    return pool.run({ problem: sent, options, matrix }).finally(() => settleSharedTask(matrix));
+  };
+}
 
 /** Two seeds at once, the shorter plan kept (iterations of both). */
 async function twoSeeds(seed: number): Promise<SolveResult> {
-  const [a, b] = await Promise.all([seed, seed + 1].map((s) => pool.run({ problem, options: { timeLimit: budget, seed: s } })));
+  const run = solveTasks();
+  const [a, b] = await Promise.all([seed, seed + 1].map((s) => run(problem, { timeLimit: budget, seed: s })));
   const best = a.distance <= b.distance ? a : b;
   return { ...best, stats: { ...best.stats, iterations: a.stats.iterations + b.stats.iterations } };
+}
+
+function cooperating(seed: number): Promise<SolveResult> {
+  const run = solveTasks();
+  const runner: CoopRunner = { free: () => 2, run: (p, options) => run(p, options) };
+  return cooperate(problem, { timeLimit: budget, seed }, runner);
 }
 
 try {
@@ -39,7 +67,7 @@ try {
   let n = 0;
   for (let seed = from; seed <= to; seed++) {
     const two = await twoSeeds(seed);
-    const coop = await cooperate(problem, { timeLimit: budget, seed }, runner);
+    const coop = await cooperating(seed);
     sums.two += two.distance / 1000;
     sums.coop += coop.distance / 1000;
     n++;

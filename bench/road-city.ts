@@ -293,7 +293,7 @@ export function roadCityProblem(city: City, seed: number): { problem: ProblemInp
   });
   const { distance, duration, network } = roadMatrices(context.points, seed);
   return {
-    problem: { ...problem, name: `city-road: data/city/city.json on a synthetic road graph (bench/road-city.ts, seed ${seed})`, matrix: { kind: 'explicit', distance, duration } },
+    problem: { ...problem, name: `city-road: data/city/city.json on a synthetic road graph (bench/road-city.ts, seed ${seed})`, matrix: { kind: 'explicit', distance, duration, coordinates: context.points } },
     network,
     points: context.points,
   };
@@ -384,12 +384,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const t0 = performance.now();
   const { problem, network, points } = roadCityProblem(loadCity(), seed);
   const ms = performance.now() - t0;
-  const m = problem.matrix as { kind: 'explicit'; distance: number[][]; duration: number[][] };
+  const m = problem.matrix as { kind: 'explicit'; distance: number[][]; duration: number[][]; coordinates: Array<[number, number]> };
   // one matrix row a line: readable diffs, no pretty-printing of 250,000 numbers
   const rows = (a: number[][]) => a.map((r) => `   ${JSON.stringify(r)}`).join(',\n');
   const { matrix: _omit, ...rest } = problem;
   const head = JSON.stringify(rest, null, 1).replace(/\n}$/, '');
-  const text = `${head},\n "matrix": {\n  "kind": "explicit",\n  "distance": [\n${rows(m.distance)}\n  ],\n  "duration": [\n${rows(m.duration)}\n  ]\n }\n}\n`;
+  // the locations' [lat, lon] too: not for costs, for cutting the day among threads (decompose.ts)
+  const text = `${head},\n "matrix": {\n  "kind": "explicit",\n  "distance": [\n${rows(m.distance)}\n  ],\n  "duration": [\n${rows(m.duration)}\n  ],\n  "coordinates": ${JSON.stringify(points)}\n }\n}\n`;
   mkdirSync(new URL('../data/city-road/', import.meta.url), { recursive: true });
   writeFileSync(new URL('../data/city-road/city-road.json', import.meta.url), text);
   const s = network.stats;

@@ -567,6 +567,10 @@ export class JobService {
         const reason = error instanceof MatrixProviderError ? error.reason : 'the road-matrix service failed';
         throw new JobFailure(`The road matrix could not be obtained (${reason}). Nothing was planned.`, { cause: error });
       }
+      // a road matrix says where its locations are, so that a large day can still be cut for the
+      // threads that plan it together (solver/cooperate.ts); costs and times stay the matrix's
+      if (matrix.kind === 'explicit' && matrix.coordinates === undefined && matrix.distance.length === context.points.length)
+        matrix = { ...matrix, coordinates: context.points };
       const problem: ProblemInput = { ...partial, matrix };
       const result = await this.solve(problem, (budget * dayOrders.length) / planned, budget, lease);
       if (lease.aborted) throw new LeaseLostError(job.id);
@@ -601,7 +605,9 @@ export class JobService {
       this.makeRoom();
       const idle = this.pool.size - this.threadsHeld();
       const objective = this.options.objective === undefined ? {} : { objective: this.options.objective };
-      if (idle >= 2 && !this.pumpAgain && cooperates(problem, objective, 2, timeLimit)) {
+      // an explicit matrix cooperates only in shared memory: its rows would be cloned for every epoch
+      const shareable = share.shared || problem.matrix.kind !== 'explicit';
+      if (idle >= 2 && !this.pumpAgain && shareable && cooperates(problem, objective, 2, timeLimit)) {
         let task = 0;
         const runner: CoopRunner = {
           // this solve holds no thread between its epochs
@@ -634,7 +640,11 @@ export class JobService {
    * problem; the others leave an explicit matrix out (a road matrix of 1000 locations is two
    * million numbers to clone for each thread), so only task 0 can build it and they wait for it.
    */
-  private shareMatrix(problem: ProblemInput): { task(i: number): Pick<SolveTask, 'problem' | 'matrix'>; part(part: ProblemInput, i: number): Pick<SolveTask, 'problem' | 'matrix'> } {
+  private shareMatrix(problem: ProblemInput): {
+    shared: boolean;
+    task(i: number): Pick<SolveTask, 'problem' | 'matrix'>;
+    part(part: ProblemInput, i: number): Pick<SolveTask, 'problem' | 'matrix'>;
+  } {
     let shared: SharedMatrix | undefined;
     if (this.options.shareMatrix !== false) {
       try {
@@ -643,16 +653,22 @@ export class JobService {
         // a size the buffers cannot hold: each thread builds (or refuses) its own as before
       }
     }
-    if (shared === undefined) return { task: () => ({ problem }), part: (part) => ({ problem: part }) };
+    if (shared === undefined) return { shared: false, task: () => ({ problem }), part: (part) => ({ problem: part }) };
     const slim = omitMatrixInput(problem);
+    const explicit = slim !== problem;
     return {
+      shared: true,
       task: (i) => {
-        const omitted = i > 0 && slim !== problem;
+        const omitted = i > 0 && explicit;
         return { problem: omitted ? slim : problem, matrix: sharedMatrixRef(shared, i + 1, omitted) };
       },
-      // a sector of a cooperative solve: the same locations, fewer orders and vehicles; it carries
-      // its matrix input, which is only coordinates (solver/cooperate.ts cuts by them)
-      part: (part, i) => ({ problem: part, matrix: sharedMatrixRef(shared, i + 1, false) }),
+      // a part of a cooperative solve (a half or a sector): the same locations, fewer orders and
+      // vehicles; like a task, only the first carries an explicit matrix's rows (the first half
+      // builds the matrix when the day starts with halves)
+      part: (part, i) => {
+        const omitted = i > 0 && explicit;
+        return { problem: omitted ? omitMatrixInput(part) : part, matrix: sharedMatrixRef(shared, i + 1, omitted) };
+      },
     };
   }
 

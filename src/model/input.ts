@@ -35,6 +35,12 @@ export type MatrixInput =
       kind: 'explicit';
       distance: Array<Array<number | null>>;
       duration: Array<Array<number | null>>;
+      /**
+       * Where the locations are, `[lat, lon]`, one per row (optional). Never used for costs or
+       * times; only to cut a large day into parts for threads that search it together (sectors,
+       * halves by depot: solver/decompose.ts). Without it such a day runs as independent seeds.
+       */
+      coordinates?: Array<[lat: number, lon: number]>;
     };
 
 export interface DepotInput {

@@ -64,9 +64,14 @@ export function sharedMatrixRef(shared: SharedMatrix, token: number, inputOmitte
   return { size: shared.size, state: shared.state, distance: shared.distance, duration: shared.duration, token, inputOmitted };
 }
 
-/** The same problem without its explicit matrix (the rows empty): for the tasks that only wait. */
+/**
+ * The same problem without its explicit matrix (the rows empty; the locations' coordinates, which
+ * are small, stay): for the tasks that only wait.
+ */
 export function omitMatrixInput(problem: ProblemInput): ProblemInput {
-  return problem.matrix.kind === 'explicit' ? { ...problem, matrix: { kind: 'explicit', distance: [], duration: [] } } : problem;
+  const m = problem.matrix;
+  if (m.kind !== 'explicit') return problem;
+  return { ...problem, matrix: { kind: 'explicit', distance: [], duration: [], ...(m.coordinates === undefined ? {} : { coordinates: m.coordinates }) } };
 }
 
 /** How many times the arrays were filled (the posting side's view: 1 when every task shared). */

@@ -14,6 +14,14 @@ const index = z.number({ error: 'must be a location index' }).int({ message: 'mu
 const pair = (what: string) =>
   z.tuple([finite(what), finite(what)], { error: `must be a pair of numbers [${what}]` });
 
+const latLons = z.array(
+  z.tuple([
+    finite('lat').refine((x) => x >= -90 && x <= 90, { message: 'latitude must be within [-90, 90]' }),
+    finite('lon').refine((x) => x >= -180 && x <= 180, { message: 'longitude must be within [-180, 180]' }),
+  ], { error: 'must be a pair [lat, lon]' }),
+  { error: 'must be an array of [lat, lon] pairs' },
+);
+
 export const matrixSchema = z.discriminatedUnion(
   'kind',
   [
@@ -25,13 +33,7 @@ export const matrixSchema = z.discriminatedUnion(
     }),
     z.object({
       kind: z.literal('haversine'),
-      coordinates: z.array(
-        z.tuple([
-          finite('lat').refine((x) => x >= -90 && x <= 90, { message: 'latitude must be within [-90, 90]' }),
-          finite('lon').refine((x) => x >= -180 && x <= 180, { message: 'longitude must be within [-180, 180]' }),
-        ], { error: 'must be a pair [lat, lon]' }),
-        { error: 'must be an array of [lat, lon] pairs' },
-      ),
+      coordinates: latLons,
       speedKmh: positive('km/h'),
       detourFactor: finite('factor').refine((x) => x >= 1, { message: 'must be >= 1' }).optional(),
     }),
@@ -39,6 +41,7 @@ export const matrixSchema = z.discriminatedUnion(
       kind: z.literal('explicit'),
       distance: z.array(z.array(nonNegative('distance').nullable()), { error: 'must be a square array of numbers or null' }),
       duration: z.array(z.array(nonNegative('duration').nullable()), { error: 'must be a square array of numbers or null' }),
+      coordinates: latLons.optional(),
     }),
   ],
   { error: "kind must be 'euclidean', 'haversine' or 'explicit'" },
@@ -101,6 +104,8 @@ export const problemSchema = z
         m[key].forEach((row, i) => {
           if (row.length !== n) ctx.addIssue({ code: 'custom', path: ['matrix', key, i], message: `row must have ${n} entries (the matrix must be square)` });
         });
+      if (m.coordinates !== undefined && m.coordinates.length !== n)
+        ctx.addIssue({ code: 'custom', path: ['matrix', 'coordinates'], message: `must have ${n} entries, one per matrix row` });
     }
     const checkLoc = (path: (string | number)[], loc: number) => {
       if (loc >= n) ctx.addIssue({ code: 'custom', path, message: `must be < ${n} (the number of matrix locations)` });

@@ -80,17 +80,19 @@ export interface Part {
   vehicleIds: string[];
 }
 
-/** Plane coordinates of every matrix location, or null for a matrix without coordinates. */
+/**
+ * Plane coordinates of every matrix location (lat/lon projected equirectangularly, for haversine
+ * and for an explicit matrix that says where its locations are), or null without coordinates.
+ */
 function planeCoordinates(input: ProblemInput): Array<[number, number]> | null {
   const m = input.matrix;
   if (m.kind === 'euclidean') return m.coordinates.map(([x, y]) => [x, y]);
-  if (m.kind === 'haversine') {
-    let lat0 = 0;
-    for (const [lat] of m.coordinates) lat0 += lat / Math.max(1, m.coordinates.length);
-    const kx = Math.cos((lat0 * Math.PI) / 180);
-    return m.coordinates.map(([lat, lon]) => [lon * kx, lat]);
-  }
-  return null;
+  const latLon = m.coordinates;
+  if (latLon === undefined) return null;
+  let lat0 = 0;
+  for (const [lat] of latLon) lat0 += lat / Math.max(1, latLon.length);
+  const kx = Math.cos((lat0 * Math.PI) / 180);
+  return latLon.map(([lat, lon]) => [lon * kx, lat]);
 }
 
 /**

@@ -166,8 +166,10 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
       /** Runs one task of this epoch on the shared matrix (the sectors use it too: same locations). */
       const run = (w: number, taskKey: string, taskProblem: ProblemInput, opts: SolveOptions): Promise<SolveResult> => {
         const token = ++tokens;
-        const omitted = token > 1 && taskProblem === problem && slim !== problem;
-        const task: EpochTask = { key: taskKey, problem: omitted ? slim : taskProblem, options: opts, deadline: epochEnd };
+        // a sector has the same locations: it leaves an explicit matrix's rows out as well
+        const omitted = token > 1 && slim !== problem;
+        const sent = !omitted ? taskProblem : taskProblem === problem ? slim : omitMatrixInput(taskProblem);
+        const task: EpochTask = { key: taskKey, problem: sent, options: opts, deadline: epochEnd };
         if (shared !== undefined) task.matrix = sharedMatrixRef(shared, token, omitted);
         // once it settles, a build it left unfinished is marked failed (its waiters stop waiting)
         return task.matrix === undefined ? pool.run(task) : pool.run(task).finally(() => settleSharedTask(task.matrix!));

@@ -42,6 +42,13 @@ class Recorder implements SolveRunner {
   }
 }
 
+/** A road matrix as OSRM gives it: explicit rows and no coordinates (here the haversine one written out). */
+async function explicit(points: ReadonlyArray<readonly [number, number]>): Promise<MatrixInput> {
+  const m = buildMatrix(await haversineProvider()(points));
+  const rows = (a: Float64Array) => Array.from({ length: m.size }, (_, i) => Array.from(a.subarray(i * m.size, (i + 1) * m.size)));
+  return { kind: 'explicit', distance: rows(m.distance), duration: rows(m.duration) };
+}
+
 describe('idle threads join a job; they give way to the next one', () => {
   it('the default budget grows with the orders: 1 s plus 7 ms an order, at most 4.5 s', () => {
     expect(defaultBudgetSec(0)).toBe(1);
@@ -111,13 +118,6 @@ describe('idle threads join a job; they give way to the next one', () => {
     addVehicle(store, 1);
     addVehicle(store, 2, { warehouseId: 2 });
     for (let id = 1; id <= 30; id++) addOrder(store, { id, ...near((id % 9) - 4, ((id * 5) % 11) - 5) });
-    // a road matrix as OSRM gives it: explicit rows (here the haversine one written out)
-    const haversine = haversineProvider();
-    const explicit = async (points: ReadonlyArray<readonly [number, number]>): Promise<MatrixInput> => {
-      const m = buildMatrix(await haversine(points));
-      const rows = (a: Float64Array) => Array.from({ length: m.size }, (_, i) => Array.from(a.subarray(i * m.size, (i + 1) * m.size)));
-      return { kind: 'explicit', distance: rows(m.distance), duration: rows(m.duration) };
-    };
     const recorder = new Recorder(pool);
     const service = makeService(store, recorder, { matrix: explicit });
     checkJob(store, await plan(service, { order_ids: Array.from({ length: 30 }, (_, i) => i + 1) }));
@@ -129,7 +129,10 @@ describe('idle threads join a job; they give way to the next one', () => {
     expect([main.matrix!.inputOmitted, spare.matrix!.inputOmitted]).toEqual([false, true]);
     const n = main.matrix!.size;
     expect(main.problem.matrix.kind === 'explicit' && main.problem.matrix.distance.length).toBe(n);
-    expect(spare.problem.matrix).toEqual({ kind: 'explicit', distance: [], duration: [] });
+    // the service adds where the locations are (the orders' and warehouses' lat/lon): small, so both carry it
+    const coordinates = main.problem.matrix.kind === 'explicit' ? main.problem.matrix.coordinates : undefined;
+    expect(coordinates).toHaveLength(n);
+    expect(spare.problem.matrix).toEqual({ kind: 'explicit', distance: [], duration: [], coordinates });
     // both answered from the shared matrix (a spare that could not would have failed and been dropped)
     expect(recorder.seen.every((s) => s.result !== undefined)).toBe(true);
   });
@@ -203,6 +206,47 @@ describe('a large day: the two threads cooperate on one search', () => {
     // one matrix, built once, read by every task
     for (const s of recorder.seen) expect(s.task.matrix!.state).toBe(a.task.matrix!.state);
     expect(sharedMatrixBuilds(a.task.matrix!)).toBe(1);
+  });
+
+  it('a road matrix (explicit rows): the day cooperates all the same, halves first; only the first half carries the rows and builds the one matrix', async () => {
+    const store = makeStore();
+    bigDay(store, Array.from({ length: 14 }, (_, i) => i + 1));
+    const recorder = new Recorder(pool);
+    const service = makeService(store, recorder, { timeBudgetSec: 3, matrix: explicit });
+    checkJob(store, await plan(service, { order_ids: orderIds }));
+    const [a, b, c, d, ...rest] = recorder.seen;
+    // halves, then the whole day on both threads, then sectors: as with the haversine matrix
+    expect([a, b].map((s) => s.task.problem.orders.length).reduce((x, y) => x + y)).toBe(420);
+    expect([a, b].some(whole)).toBe(false);
+    expect([whole(c), whole(d)]).toEqual([true, true]);
+    expect(rest.length).toBeGreaterThanOrEqual(2);
+    expect(rest.every((s) => !whole(s))).toBe(true);
+    // the first half carries the rows and builds; every other task waits for that build
+    const rows = (s: Seen) => (s.task.problem.matrix.kind === 'explicit' ? s.task.problem.matrix.distance.length : -1);
+    const n = a.task.matrix!.size;
+    expect(n).toBe(420 + 2);
+    expect(recorder.seen.map(rows)).toEqual([n, ...recorder.seen.slice(1).map(() => 0)]);
+    expect(recorder.seen.map((s) => s.task.matrix!.inputOmitted)).toEqual([false, ...recorder.seen.slice(1).map(() => true)]);
+    for (const s of recorder.seen) {
+      expect(s.task.matrix!.state).toBe(a.task.matrix!.state);
+      const m = s.task.problem.matrix;
+      expect(m.kind === 'explicit' && m.coordinates).toHaveLength(n);
+    }
+    expect(sharedMatrixBuilds(a.task.matrix!)).toBe(1);
+    // every task answered from the shared matrix (a spare that could not would have been dropped)
+    expect(recorder.seen.every((s) => s.result !== undefined)).toBe(true);
+  });
+
+  it('a road matrix without shared memory: no cooperation (its rows would be cloned every epoch), a seed and a spare seed', async () => {
+    const store = makeStore();
+    bigDay(store, Array.from({ length: 14 }, (_, i) => i + 1));
+    const recorder = new Recorder(pool);
+    const service = makeService(store, recorder, { timeBudgetSec: 2, matrix: explicit, shareMatrix: false });
+    checkJob(store, await plan(service, { order_ids: orderIds }));
+    expect(recorder.seen.map((s) => [whole(s), s.flag !== undefined])).toEqual([
+      [true, false],
+      [true, true],
+    ]);
   });
 
   it("another job takes the second thread: the sector there gives way, and the first job's day goes on alone on the whole day", async () => {

@@ -68,5 +68,8 @@ describe('the shared matrix', () => {
     expect(p.matrix).toBe(explicit);
     const q: ProblemInput = { ...p, matrix: coords };
     expect(omitMatrixInput(q)).toBe(q);
+    // where the locations are is small, and the cut of a cooperating solve needs it: it stays
+    const located: ProblemInput = { ...p, matrix: { ...explicit, coordinates: [[51, 12], [51.1, 12], [51, 12.1]] } };
+    expect(omitMatrixInput(located).matrix).toEqual({ kind: 'explicit', distance: [], duration: [], coordinates: [[51, 12], [51.1, 12], [51, 12.1]] });
   });
 });

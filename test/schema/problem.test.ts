@@ -43,6 +43,16 @@ describe('problem schema', () => {
     expect(messages({ ...ok, matrix: { kind: 'explicit', distance: [[0, 1], [1]], duration: [[0, 1], [1, 0]] }, depots: [{ id: 'd', location: 0 }], orders: [], vehicles: [] })).toEqual([
       'matrix.distance[1]: row must have 2 entries (the matrix must be square)',
     ]);
+    // an explicit matrix may say where its locations are: one [lat, lon] a row
+    const square = { distance: [[0, 1], [1, 0]], duration: [[0, 1], [1, 0]] };
+    const two = { depots: [{ id: 'd', location: 0 }], orders: [], vehicles: [] };
+    expect(messages({ ...ok, ...two, matrix: { kind: 'explicit', ...square, coordinates: [[51.3, 12.4], [51.2, 12.3]] } })).toEqual([]);
+    expect(messages({ ...ok, ...two, matrix: { kind: 'explicit', ...square, coordinates: [[51.3, 12.4]] } })).toEqual([
+      'matrix.coordinates: must have 2 entries, one per matrix row',
+    ]);
+    expect(messages({ ...ok, ...two, matrix: { kind: 'explicit', ...square, coordinates: [[51.3, 12.4], [51.2, 181]] } })).toEqual([
+      'matrix.coordinates[1][1]: longitude must be within [-180, 180]',
+    ]);
     expect(messages({ ...ok, matrix: { kind: 'haversine', coordinates: [[91, 0]], speedKmh: 0 } })).toEqual(
       expect.arrayContaining(['matrix.coordinates[0][0]: latitude must be within [-90, 90]', 'matrix.speedKmh: must be > 0 (km/h)']),
     );

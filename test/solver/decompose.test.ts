@@ -91,6 +91,8 @@ describe('splitRoutes / mergeParts', () => {
     expect(halveRoutes(input, { ...start, unassigned: [{ orderId: input.orders[0].id, reason: 'capacity' }] }, 2, 0)).toBeNull();
     const explicit = { ...input, matrix: { kind: 'explicit' as const, distance: [[0]], duration: [[0]] } };
     expect(canDecompose(explicit, {}, 2, 0)).toBe(false);
+    // an explicit matrix that says where its locations are can be cut
+    expect(canDecompose({ ...input, matrix: { ...explicit.matrix, coordinates: [[51.3, 12.4]] } }, {}, 2, 0)).toBe(true);
     expect(canDecompose(input, {}, 2, 0)).toBe(true);
     expect(canDecompose(input, {}, 2)).toBe(false); // 100 orders: below DECOMPOSE_FROM
     expect(canDecompose(input, {}, 1, 0)).toBe(false);
@@ -166,6 +168,17 @@ describe('depotHalves', () => {
       matrix: { kind: 'explicit', distance: coordinates.map((_, i) => coordinates.map((__, j) => dist(i, j))), duration: coordinates.map((_, i) => coordinates.map((__, j) => dist(i, j))) },
     };
     expect(depotHalves(explicit)).toBeNull();
+  });
+
+  it('cuts an explicit (road) matrix by its coordinates: the same halves as the plane it came from', () => {
+    const rows = coordinates.map((_, i) => coordinates.map((__, j) => dist(i, j)));
+    // [lat, lon] of a small patch near the equator: its projection is the plane, scaled
+    const latLon = coordinates.map(([x, y]): [number, number] => [y / 1000, x / 1000]);
+    const road: ProblemInput = { ...threeDepots, matrix: { kind: 'explicit', distance: rows, duration: rows, coordinates: latLon } };
+    const ids = (h: ProblemInput) => [h.orders.map((o) => o.id), h.vehicles.map((v) => v.id)];
+    expect(depotHalves(road)!.map(ids)).toEqual(depotHalves(threeDepots)!.map(ids));
+    // each half keeps the whole matrix, coordinates and all (the same locations)
+    for (const h of depotHalves(road)!) expect(h.matrix).toBe(road.matrix);
   });
 });
 
