@@ -12,6 +12,8 @@ import { distanceBound, type SearchSolution } from './search-solution.js';
 import type { SearchRoute } from './search-route.js';
 
 const EPS = 1e-6;
+/** NO_ROAD / 2, as in probe.ts. */
+const ROADLESS = 5e11;
 
 export interface InsertionChoice {
   route: SearchRoute | null;
@@ -68,7 +70,8 @@ export function bestInRoute(
   const c = sol.costs;
   const strict = !c.penalised;
   if (strict && (r.weight + p.oW[o] > p.vPreW[v] + EPS || r.volume + p.oV[o] > p.vPreV[v] + EPS)) return out;
-  const spare = p.hasReloads ? sol.spareReload(r) : -1;
+  if (!p.hasReloads) return bestPlain(sol, o, r, out, blinkRate, rand, bound, from, to);
+  const spare = sol.spareReload(r);
   const base = r.cost;
   // distance costs: the arcs priced alone bound the delta (see distanceBound)
   const byDistance = c.perDuration === 0;
@@ -112,6 +115,160 @@ export function bestInRoute(
     }
   }
   return out;
+}
+
+/**
+ * `bestInRoute` without reload nodes: the probe's prefix(r, pos).order(o).finishSuffix(r, pos + 1)
+ * and judge written out, with o's numbers and r's arrays read once for all positions. The same
+ * arithmetic in the same order as the probe, so the same deltas to the last bit.
+ */
+function bestPlain(
+  sol: SearchSolution,
+  o: number,
+  r: SearchRoute,
+  out: InsertionChoice,
+  blinkRate: number,
+  rand: (() => number) | undefined,
+  bound: number,
+  from: number,
+  to: number,
+): InsertionChoice {
+  const p = sol.p;
+  const v = r.vehicle;
+  const c = sol.costs;
+  const strict = !c.penalised;
+  const base = r.cost;
+  const byDistance = c.perDuration === 0;
+  const opens = r.nOrd === 0 ? 1 : 0;
+  const D = p.dist;
+  const T = p.dur;
+  const n = p.nLoc;
+  const L = p.oLoc[o];
+  const late = p.oLate[o] + EPS;
+  const sym = p.symmetric;
+  const symDur = sym && durationSymmetric(p);
+  const row = L * n;
+  // o's own segment
+  const svc = p.oService[o];
+  const oE = p.oEarly[o];
+  const oL = p.oLate[o];
+  const oW = p.oW[o];
+  const oV = p.oV[o];
+  // the route's caches
+  const k = r.size;
+  const loc = r.loc;
+  const fD = r.fD;
+  const fT = r.fT;
+  const fE = r.fE;
+  const fL = r.fL;
+  const cumDist = r.cumDist;
+  const arcDist = r.arcDist;
+  const cumW = r.cumW;
+  const cumV = r.cumV;
+  const distEnd = cumDist[k + 1];
+  const wEnd = cumW[k];
+  const vEnd = cumV[k];
+  // the judge's numbers
+  const perDistance = c.perDistance;
+  const perDuration = c.perDuration;
+  const perVehicle = c.perVehicle;
+  const penaltyTime = c.penaltyTime;
+  const penaltyLoad = c.penaltyLoad;
+  const maxDur = p.vMaxDur[v];
+  const maxDist = p.vMaxDist[v];
+  const capW = p.vCapW[v];
+  const capV = p.vCapV[v];
+  const maxOrders = p.vMaxOrders[v];
+  for (let pos = from; pos <= to; pos++) {
+    if (blinkRate > 0 && rand !== undefined && rand() < blinkRate) continue;
+    const a = loc[pos];
+    // cannot reach o before its window closes, even leaving the prefix as early as possible
+    if (strict && fE[pos] + fD[pos] - fT[pos] + T[a * n + L] > late) continue;
+    if (byDistance) {
+      const b = loc[pos + 1];
+      // the arc removed is the route's own (arcDist: the same matrix entry as D[a * n + b])
+      const lb = distanceBound(sol, (sym ? D[row + a] : D[a * n + L]) + D[row + b] - arcDist[pos + 1], opens, r);
+      if (lb >= out.delta || lb >= bound) continue;
+    }
+    // prefix(r, pos).order(o); with symmetric matrices the arc a -> o is read from o's row
+    const arc = a * n + L;
+    let t = T[symDur ? row + a : arc];
+    let d = fD[pos];
+    let tw = fT[pos];
+    let e = fE[pos];
+    let l = fL[pos];
+    let delta = d - tw + t;
+    let wait = Math.max(oE - delta - l, 0);
+    let warp = Math.max(e + delta - oL, 0);
+    const e1 = Math.max(oE - delta, e) - wait;
+    const l1 = Math.min(oL - delta, l) + warp;
+    d = d + svc + t + wait;
+    tw = tw + 0 + warp;
+    e = e1;
+    l = l1;
+    let dist = cumDist[pos] + D[sym ? row + a : arc];
+    let w = cumW[pos] + oW;
+    let vol = cumV[pos] + oV;
+    // finishSuffix(r, pos + 1)
+    const i = pos + 1;
+    if (r.gStale >= i) r.fillG(i);
+    const arc2 = row + loc[i];
+    t = T[arc2];
+    delta = d - tw + t;
+    wait = Math.max(r.gE[i] - delta - l, 0);
+    warp = Math.max(e + delta - r.gL[i], 0);
+    d = d + r.gD[i] + t + wait;
+    tw = tw + r.gT[i] + warp;
+    dist += D[arc2] + distEnd - cumDist[i];
+    if (i <= k) {
+      w += wEnd - cumW[pos];
+      vol += vEnd - cumV[pos];
+    }
+    // judge (k + 1 orders: within maxOrders, checked above)
+    let cost = perDistance * dist + perDuration * d + perVehicle;
+    let feasible: boolean;
+    if (!strict) {
+      cost += penaltyTime * (tw + Math.max(0, d - maxDur) + Math.max(0, dist - maxDist)) + penaltyLoad * (Math.max(0, w - capW) + Math.max(0, vol - capV));
+      feasible = dist < ROADLESS && k + 1 <= maxOrders;
+    } else
+      feasible =
+        tw <= EPS &&
+        w <= capW + EPS &&
+        vol <= capV + EPS &&
+        dist <= maxDist + EPS &&
+        dist < ROADLESS &&
+        d <= maxDur + EPS &&
+        k + 1 <= maxOrders;
+    if (!feasible) continue;
+    const dl = cost - base;
+    if (dl < out.delta) {
+      out.delta = dl;
+      out.pos = pos;
+      out.route = r;
+      out.reload = 0;
+    }
+  }
+  return out;
+}
+
+const durSymmetric = new WeakMap<ArrayLike<number>, boolean>();
+
+/** Whether the duration matrix is symmetric (entry for entry, like `Problem.symmetric`); checked once per matrix. */
+function durationSymmetric(p: SearchSolution['p']): boolean {
+  const T = p.dur;
+  let sym = durSymmetric.get(T);
+  if (sym === undefined) {
+    const n = p.nLoc;
+    sym = true;
+    for (let i = 0; i < n && sym; i++)
+      for (let j = i + 1; j < n; j++)
+        if (T[i * n + j] !== T[j * n + i]) {
+          sym = false;
+          break;
+        }
+    durSymmetric.set(T, sym);
+  }
+  return sym;
 }
 
 function take(out: InsertionChoice, r: SearchRoute, pos: number, delta: number, reload: number): void {

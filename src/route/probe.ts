@@ -151,6 +151,7 @@ export class RouteProbe {
       this.cnt += j - i + 1;
     }
     if (j === r.size) {
+      if (r.bStale >= i) r.fillB(i);
       this.merge(this.p.dur[arc], r.bD[i], r.bT[i], r.bE[i], r.bL[i]);
       this.last = r.loc[j];
       return this;
@@ -194,6 +195,7 @@ export class RouteProbe {
 
   /** Ends with positions i..size + 1 of route r, its own end depot included: O(1). */
   finishSuffix(r: SearchRoute, i: number): this {
+    if (r.gStale >= i) r.fillG(i);
     const arc = this.last * this.n + r.loc[i];
     this.merge(this.p.dur[arc], r.gD[i], r.gT[i], r.gE[i], r.gL[i]);
     this.dist += this.p.dist[arc] + r.cumDist[r.size + 1] - r.cumDist[i];

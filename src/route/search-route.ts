@@ -19,6 +19,11 @@ export class SearchRoute {
   ord: Int32Array;
   loc: Int32Array;
   cumDist: Float64Array;
+  /**
+   * Distance of the arc into position i from position i - 1 (1..size + 1): the matrix entry itself,
+   * so moves price the arcs they remove from this sequential array instead of the matrix.
+   */
+  arcDist: Float64Array;
   cumW: Float64Array;
   cumV: Float64Array;
   /** Forward segments: positions 0..i, start depot included. */
@@ -36,6 +41,15 @@ export class SearchRoute {
   bT: Float64Array;
   bE: Float64Array;
   bL: Float64Array;
+  /**
+   * The backward caches are filled lazily: g* holds the right numbers at positions above `gStale`
+   * only, b* above `bStale`; `fillG(i)` / `fillB(i)` fill them down to position i when a probe
+   * needs them. Ruin and recreate changes a route many times between the probes that read its
+   * suffixes (each insertion, each restore), and only `range` up to the route's end reads b*.
+   * The recurrence is the same, in the same order, so the numbers are those an eager pass gives.
+   */
+  gStale = 0;
+  bStale = 0;
 
   /** Trip caches (only filled when p.hasReloads): reload nodes among positions 1..i. */
   cumR: Int32Array;
@@ -74,6 +88,7 @@ export class SearchRoute {
     this.ord = new Int32Array(cap);
     this.loc = new Int32Array(cap);
     this.cumDist = new Float64Array(cap);
+    this.arcDist = new Float64Array(cap);
     this.cumW = new Float64Array(cap);
     this.cumV = new Float64Array(cap);
     this.fD = new Float64Array(cap);
@@ -114,6 +129,7 @@ export class SearchRoute {
     this.ord = g32(this.ord);
     this.loc = g32(this.loc);
     this.cumDist = g64(this.cumDist);
+    this.arcDist = g64(this.arcDist);
     this.cumW = g64(this.cumW);
     this.cumV = g64(this.cumV);
     this.fD = g64(this.fD);
@@ -141,7 +157,12 @@ export class SearchRoute {
   }
 
   orders(): number[] {
-    return Array.from(this.ord.subarray(1, this.size + 1));
+    // a plain loop: Array.from over a typed subarray goes through the iterator
+    const ord = this.ord;
+    const k = this.size;
+    const out: number[] = [];
+    for (let i = 1; i <= k; i++) out.push(ord[i]);
+    return out;
   }
 
   /**
@@ -196,6 +217,9 @@ export class SearchRoute {
     const from = k0 - tail + 1;
     const to = k1 - tail + 1;
     const end = k0 + 2;
+    // stale positions in the tail move with it; those before it are rebuilt (rebuild's bwdFrom is to - 1)
+    this.gStale = this.gStale >= from ? this.gStale + to - from : 0;
+    this.bStale = this.bStale >= from ? this.bStale + to - from : 0;
     this.ord.copyWithin(to, from, end);
     this.loc.copyWithin(to, from, end);
     this.gD.copyWithin(to, from, end);
@@ -220,9 +244,9 @@ export class SearchRoute {
   }
 
   /**
-   * Recomputes the forward caches of positions fwdFrom..size + 1 and the backward caches of
-   * positions bwdFrom down to 1; the caches outside those ranges (and `loc` of the positions
-   * outside fwdFrom..bwdFrom) must already be right.
+   * Recomputes the forward caches of positions fwdFrom..size + 1 and marks the backward caches of
+   * positions bwdFrom down to 1 stale (filled on demand: fillG, fillB); the caches outside those
+   * ranges (and `loc` of the positions outside fwdFrom..bwdFrom) must already be right.
    */
   private rebuild(fwdFrom: number, bwdFrom: number): void {
     const p = this.p;
@@ -233,63 +257,104 @@ export class SearchRoute {
     const k = this.size;
     const ord = this.ord;
     const loc = this.loc;
+    const oLoc = p.oLoc;
     ord[0] = -1;
     ord[k + 1] = -1;
     loc[0] = p.vStartLoc[v];
     loc[k + 1] = p.vEndLoc[v];
     const lo = Math.max(1, Math.min(fwdFrom, bwdFrom));
     const hi = Math.min(k, Math.max(fwdFrom, bwdFrom));
-    for (let i = lo; i <= hi; i++) loc[i] = p.oLoc[ord[i]];
+    for (let i = lo; i <= hi; i++) loc[i] = oLoc[ord[i]];
 
     const s0 = p.vShiftStart[v];
     const s1 = p.vShiftEnd[v];
     // forward
-    this.cumDist[0] = 0;
-    this.cumW[0] = 0;
-    this.cumV[0] = 0;
-    this.fD[0] = 0;
-    this.fT[0] = 0;
-    this.fE[0] = s0;
-    this.fL[0] = s1;
+    const cumDist = this.cumDist;
+    const arcDist = this.arcDist;
+    const cumW = this.cumW;
+    const cumV = this.cumV;
+    const fD = this.fD;
+    const fT = this.fT;
+    const fE = this.fE;
+    const fL = this.fL;
+    cumDist[0] = 0;
+    cumW[0] = 0;
+    cumV[0] = 0;
+    fD[0] = 0;
+    fT[0] = 0;
+    fE[0] = s0;
+    fL[0] = s1;
     const f = Math.max(1, fwdFrom);
-    let d = this.fD[f - 1],
-      tw = this.fT[f - 1],
-      e = this.fE[f - 1],
-      l = this.fL[f - 1];
-    for (let i = f; i <= k + 1; i++) {
-      const arc = loc[i - 1] * n + loc[i];
-      this.cumDist[i] = this.cumDist[i - 1] + dist[arc];
-      let bd: number, be: number, bl: number;
-      if (i <= k) {
+    let d = fD[f - 1],
+      tw = fT[f - 1],
+      e = fE[f - 1],
+      l = fL[f - 1];
+    let cd = cumDist[f - 1],
+      cw = cumW[f - 1],
+      cv = cumV[f - 1];
+    let prev = loc[f - 1];
+    if (f <= k) {
+      const oW = p.oW;
+      const oV = p.oV;
+      const oService = p.oService;
+      const oEarly = p.oEarly;
+      const oLate = p.oLate;
+      for (let i = f; i <= k; i++) {
+        const here = loc[i];
+        const arc = prev * n + here;
+        prev = here;
+        const ad = dist[arc];
+        arcDist[i] = ad;
+        cd = cd + ad;
+        cumDist[i] = cd;
         const o = ord[i];
-        this.cumW[i] = this.cumW[i - 1] + p.oW[o];
-        this.cumV[i] = this.cumV[i - 1] + p.oV[o];
-        bd = p.oService[o];
-        be = p.oEarly[o];
-        bl = p.oLate[o];
-      } else {
-        this.cumW[i] = this.cumW[i - 1];
-        this.cumV[i] = this.cumV[i - 1];
-        bd = 0;
-        be = s0;
-        bl = s1;
+        cw = cw + oW[o];
+        cv = cv + oV[o];
+        cumW[i] = cw;
+        cumV[i] = cv;
+        const bd = oService[o];
+        const be = oEarly[o];
+        const bl = oLate[o];
+        const t = dur[arc];
+        const delta = d - tw + t;
+        const wait = Math.max(be - delta - l, 0);
+        const warp = Math.max(e + delta - bl, 0);
+        const ne = Math.max(be - delta, e) - wait;
+        const nl = Math.min(bl - delta, l) + warp;
+        d = d + bd + t + wait;
+        tw = tw + warp;
+        e = ne;
+        l = nl;
+        fD[i] = d;
+        fT[i] = tw;
+        fE[i] = e;
+        fL[i] = l;
       }
+    }
+    {
+      // the end depot (f <= k + 1 always)
+      const i = k + 1;
+      const arc = prev * n + loc[i];
+      const ad = dist[arc];
+      arcDist[i] = ad;
+      cumDist[i] = cd + ad;
+      cumW[i] = cw;
+      cumV[i] = cv;
+      const bd = 0;
+      const be = s0;
+      const bl = s1;
       const t = dur[arc];
       const delta = d - tw + t;
       const wait = Math.max(be - delta - l, 0);
       const warp = Math.max(e + delta - bl, 0);
       const ne = Math.max(be - delta, e) - wait;
       const nl = Math.min(bl - delta, l) + warp;
-      d = d + bd + t + wait;
-      tw = tw + warp;
-      e = ne;
-      l = nl;
-      this.fD[i] = d;
-      this.fT[i] = tw;
-      this.fE[i] = e;
-      this.fL[i] = l;
+      fD[i] = d + bd + t + wait;
+      fT[i] = tw + warp;
+      fE[i] = ne;
+      fL[i] = nl;
     }
-    // backward, with and without the end depot
+    // backward, with and without the end depot: the ends here, the rest on demand (fillG, fillB)
     this.gD[k + 1] = 0;
     this.gT[k + 1] = 0;
     this.gE[k + 1] = s0;
@@ -299,42 +364,13 @@ export class SearchRoute {
     this.bE[k + 1] = -HORIZON;
     this.bL[k + 1] = HORIZON;
     const bFrom = Math.min(k, bwdFrom);
-    for (let pass = 0; pass < 2; pass++) {
-      const D = pass === 0 ? this.gD : this.bD;
-      const T = pass === 0 ? this.gT : this.bT;
-      const E = pass === 0 ? this.gE : this.bE;
-      const L = pass === 0 ? this.gL : this.bL;
-      for (let i = bFrom; i >= 1; i--) {
-        const o = ord[i];
-        const ad = p.oService[o],
-          ae = p.oEarly[o],
-          al = p.oLate[o];
-        if (pass === 1 && i === k) {
-          D[i] = ad;
-          T[i] = 0;
-          E[i] = ae;
-          L[i] = al;
-          continue;
-        }
-        const t = dur[loc[i] * n + loc[i + 1]];
-        const bd = D[i + 1],
-          btw = T[i + 1],
-          be = E[i + 1],
-          bl = L[i + 1];
-        const delta = ad + t;
-        const wait = Math.max(be - delta - al, 0);
-        const warp = Math.max(ae + delta - bl, 0);
-        E[i] = Math.max(be - delta, ae) - wait;
-        L[i] = Math.min(bl - delta, al) + warp;
-        D[i] = ad + bd + t + wait;
-        T[i] = btw + warp;
-      }
-    }
-    this.distance = this.cumDist[k + 1];
-    this.duration = this.fD[k + 1];
-    this.timeWarp = this.fT[k + 1];
-    this.weight = this.cumW[k];
-    this.volume = this.cumV[k];
+    if (bFrom > this.gStale) this.gStale = bFrom;
+    if (bFrom > this.bStale) this.bStale = bFrom;
+    this.distance = cumDist[k + 1];
+    this.duration = fD[k + 1];
+    this.timeWarp = fT[k + 1];
+    this.weight = cumW[k];
+    this.volume = cumV[k];
     if (p.hasReloads) this.updateTrips();
     else {
       this.reloads = 0;
@@ -342,6 +378,73 @@ export class SearchRoute {
     }
     this.recost();
     this.version++;
+  }
+
+  /** Fills the backward caches with the end depot (g*) at positions gStale down to i. */
+  fillG(i: number): void {
+    this.fillBackward(this.gStale, i, this.gD, this.gT, this.gE, this.gL, false);
+    this.gStale = i - 1;
+  }
+
+  /** Fills the backward caches without the end depot (b*) at positions bStale down to i. */
+  fillB(i: number): void {
+    this.fillBackward(this.bStale, i, this.bD, this.bT, this.bE, this.bL, true);
+    this.bStale = i - 1;
+  }
+
+  /** Fills every lazy cache (tests compare whole arrays). */
+  fillAll(): void {
+    if (this.gStale >= 1) this.fillG(1);
+    if (this.bStale >= 1) this.fillB(1);
+  }
+
+  private fillBackward(from: number, to: number, D: Float64Array, T: Float64Array, E: Float64Array, L: Float64Array, noEnd: boolean): void {
+    const p = this.p;
+    const n = p.nLoc;
+    const dur = p.dur;
+    const ord = this.ord;
+    const loc = this.loc;
+    const oService = p.oService;
+    const oEarly = p.oEarly;
+    const oLate = p.oLate;
+    let i = from;
+    if (noEnd && i === this.size && i >= to) {
+      // the last order alone
+      const o = ord[i];
+      D[i] = oService[o];
+      T[i] = 0;
+      E[i] = oEarly[o];
+      L[i] = oLate[o];
+      i--;
+    }
+    if (i < to) return;
+    let bd = D[i + 1],
+      btw = T[i + 1],
+      be = E[i + 1],
+      bl = L[i + 1];
+    let next = loc[i + 1];
+    for (; i >= to; i--) {
+      const o = ord[i];
+      const here = loc[i];
+      const ad = oService[o],
+        ae = oEarly[o],
+        al = oLate[o];
+      const t = dur[here * n + next];
+      next = here;
+      const delta = ad + t;
+      const wait = Math.max(be - delta - al, 0);
+      const warp = Math.max(ae + delta - bl, 0);
+      const ne = Math.max(be - delta, ae) - wait;
+      const nl = Math.min(bl - delta, al) + warp;
+      bd = ad + bd + t + wait;
+      btw = btw + warp;
+      be = ne;
+      bl = nl;
+      D[i] = bd;
+      T[i] = btw;
+      E[i] = be;
+      L[i] = bl;
+    }
   }
 
   /** The trip caches: O(size). */

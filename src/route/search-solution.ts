@@ -32,8 +32,8 @@ export class SearchSolution {
   }
 
   /** Re-indexes the orders of route r after it changed. */
-  refresh(r: SearchRoute): void {
-    for (let i = 1; i <= r.size; i++) {
+  refresh(r: SearchRoute, from = 1): void {
+    for (let i = from; i <= r.size; i++) {
       const o = r.ord[i];
       this.routeOf[o] = r.index;
       this.posOf[o] = i;
@@ -42,17 +42,19 @@ export class SearchSolution {
 
   insert(o: number, r: SearchRoute, afterPos: number): void {
     r.insertAfter(afterPos, o);
-    this.refresh(r);
+    // the orders before it keep their positions
+    this.refresh(r, afterPos + 1);
   }
 
   remove(o: number): void {
     const ri = this.routeOf[o];
     if (ri < 0) return;
     const r = this.routes[ri];
-    r.removeAt(this.posOf[o]);
+    const pos = this.posOf[o];
+    r.removeAt(pos);
     this.routeOf[o] = -1;
     this.posOf[o] = -1;
-    this.refresh(r);
+    this.refresh(r, pos);
   }
 
   setRoute(r: SearchRoute, orders: ArrayLike<number>): void {

@@ -27,6 +27,11 @@ const IMPROVES = -1e-7;
 
 export class LocalSearch {
   readonly operators: Operator[];
+  /**
+   * Each operator's evaluate, bound: `op.evaluate` read in the loop below would see up to seven
+   * operator classes (this search's and the exhaustive one's share the code), a megamorphic read.
+   */
+  private readonly evals: ((sol: SearchSolution, u: number, v: number, limit?: number) => number)[];
   private probe: RouteProbe;
   private lastTested: Float64Array;
   private modifiedAt: Float64Array;
@@ -46,6 +51,7 @@ export class LocalSearch {
     operators: Operator[] = defaultOperators(),
   ) {
     this.operators = operators.filter((o) => o.supports(sol.p));
+    this.evals = this.operators.map((o) => o.evaluate.bind(o));
     this.probe = new RouteProbe(sol.p, sol.costs);
     this.lastTested = new Float64Array(sol.p.nOrders).fill(-1);
     this.modifiedAt = new Float64Array(sol.routes.length);
@@ -126,6 +132,9 @@ export class LocalSearch {
     this.neighbourList = env.neighbours;
     const use = Math.min(k, env.use ?? k);
     const order = this.order;
+    const ops = this.operators;
+    const evals = this.evals;
+    const nOps = evals.length;
     this.noticeChanges();
     let any = false;
     let improved = true;
@@ -160,9 +169,10 @@ export class LocalSearch {
           const v = list[u * k + t];
           if (sol.routeOf[v] < 0) continue;
           if (testedAt > this.modifiedAt[sol.routeOf[u]] && testedAt > this.modifiedAt[sol.routeOf[v]]) continue;
-          for (const op of this.operators) {
-            const delta = op.evaluate(sol, u, v, IMPROVES);
+          for (let x = 0; x < nOps; x++) {
+            const delta = evals[x](sol, u, v, IMPROVES);
             if (delta < IMPROVES) {
+              const op = ops[x];
               const r1 = sol.routeOf[u];
               const r2 = sol.routeOf[v];
               if (focus !== undefined) {
@@ -224,7 +234,7 @@ export class LocalSearch {
     let gain = 0;
     if (bounded) {
       const L = r.loc;
-      gain = D[L[i - 1] * n + Lu] + D[Lu * n + L[i + 1]] - D[L[i - 1] * n + L[i + 1]];
+      gain = r.arcDist[i] + r.arcDist[i + 1] - D[L[i - 1] * n + L[i + 1]];
       if (distanceBound(sol, this.roundTrip()[u] - gain, 1, r) >= IMPROVES) return false;
     }
     if (!sol.hasEmptyRoute()) return false;

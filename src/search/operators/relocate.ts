@@ -3,7 +3,7 @@
  * after or just before its neighbour v (any route, v's included). All variants of a pair share the
  * matrix reads around u and v; the best feasible one is kept.
  */
-import { BaseOperator, distanceBound } from '../operator.js';
+import { BaseOperator, probesStale } from '../operator.js';
 import type { SearchSolution } from '../../route/search-solution.js';
 import { applyMoveSegment, evalMoveSegment } from './move-segment.js';
 
@@ -20,7 +20,7 @@ export class Relocate extends BaseOperator {
 
   evaluate(sol: SearchSolution, u: number, v: number, limit = Infinity): number {
     this.evaluations++;
-    this.probes(sol);
+    if (probesStale(this.a, sol)) this.newProbes(sol);
     const r = sol.routes[sol.routeOf[u]];
     const s = sol.routes[sol.routeOf[v]];
     const i = sol.posOf[u];
@@ -36,12 +36,24 @@ export class Relocate extends BaseOperator {
     const after = S[j + 1];
     const before = S[j - 1];
     const bounded = limit !== Infinity;
-    // the arcs shared by every variant: u's old predecessor, the arcs around v
-    const inPrev = bounded ? D[prevI * n + first] : 0;
-    const svFirst = bounded ? D[sv * n + first] : 0;
-    const beforeFirst = bounded ? D[before * n + first] : 0;
-    const svAfter = bounded ? D[sv * n + after] : 0;
-    const beforeSv = bounded ? D[before * n + sv] : 0;
+    // the arcs shared by every variant: u's old predecessor, the arcs around v (the routes' own
+    // arcs from arcDist: the same matrix entries)
+    const inPrev = bounded ? r.arcDist[i] : 0;
+    // with a symmetric matrix, from u's row (the same entries; u's row stays in cache over its neighbours)
+    const sym = p.symmetric;
+    const svFirst = bounded ? (sym ? D[first * n + sv] : D[sv * n + first]) : 0;
+    const beforeFirst = bounded ? (sym ? D[first * n + before] : D[before * n + first]) : 0;
+    const svAfter = bounded ? s.arcDist[j + 1] : 0;
+    const beforeSv = bounded ? s.arcDist[j] : 0;
+    // distanceBound(sol, x, 0, r, s) is perDistance * x + perVehicle * 0 - shed, -Infinity with a
+    // duration weight: its terms read once here, the same arithmetic below
+    const c = sol.costs;
+    const byDistance = c.perDuration === 0;
+    const perDistance = c.perDistance;
+    const noVehicle = c.perVehicle * 0;
+    let shed = 0;
+    shed += r.penalty;
+    if (s !== r) shed += s.penalty;
     let best = Infinity;
     for (let len = 1; len <= this.maxLen; len++) {
       const last = i + len - 1;
@@ -52,10 +64,15 @@ export class Relocate extends BaseOperator {
         // O(1) price of each side from the six arcs that change
         const lastLoc = L[last];
         const nextJ = L[last + 1];
-        const removal = D[prevI * n + nextJ] - inPrev - D[lastLoc * n + nextJ];
+        const removal = D[prevI * n + nextJ] - inPrev - r.arcDist[last + 1];
         const cap = Math.min(limit, best);
-        tryAfter = distanceBound(sol, removal + svFirst + D[lastLoc * n + after] - svAfter, 0, r, s) < cap;
-        tryBefore = distanceBound(sol, removal + beforeFirst + D[lastLoc * n + sv] - beforeSv, 0, r, s) < cap;
+        if (byDistance) {
+          tryAfter = perDistance * (removal + svFirst + D[lastLoc * n + after] - svAfter) + noVehicle - shed < cap;
+          tryBefore = perDistance * (removal + beforeFirst + D[lastLoc * n + sv] - beforeSv) + noVehicle - shed < cap;
+        } else {
+          tryAfter = -Infinity < cap;
+          tryBefore = -Infinity < cap;
+        }
       }
       if (tryAfter) {
         const d = evalMoveSegment(sol, this.a, this.b, r, i, len, s, j);

@@ -1,5 +1,5 @@
 /** Swap: orders u and v exchange places (between routes or inside one). */
-import { BaseOperator, distanceBound } from '../operator.js';
+import { BaseOperator, distanceBound, probesStale } from '../operator.js';
 import type { SearchSolution } from '../../route/search-solution.js';
 
 export class Swap extends BaseOperator {
@@ -7,7 +7,7 @@ export class Swap extends BaseOperator {
 
   evaluate(sol: SearchSolution, u: number, v: number, limit = Infinity): number {
     this.evaluations++;
-    this.probes(sol);
+    if (probesStale(this.a, sol)) this.newProbes(sol);
     const p = sol.p;
     const r = sol.routes[sol.routeOf[u]];
     const s = sol.routes[sol.routeOf[v]];
@@ -19,7 +19,18 @@ export class Swap extends BaseOperator {
       const n = p.nLoc;
       const pu = r.loc[i - 1], lu = r.loc[i], nu = r.loc[i + 1];
       const pv = s.loc[j - 1], lv = s.loc[j], nv = s.loc[j + 1];
-      const dd = D[pu * n + lv] + D[lv * n + nu] - D[pu * n + lu] - D[lu * n + nu] + D[pv * n + lu] + D[lu * n + nv] - D[pv * n + lv] - D[lv * n + nv];
+      // the four arcs removed are the routes' own (arcDist: the same matrix entries)
+      // with a symmetric matrix the new arcs come from the rows of u and its route neighbours
+      const sym = p.symmetric;
+      const dd =
+        D[pu * n + lv] +
+        (sym ? D[nu * n + lv] : D[lv * n + nu]) -
+        r.arcDist[i] -
+        r.arcDist[i + 1] +
+        (sym ? D[lu * n + pv] : D[pv * n + lu]) +
+        D[lu * n + nv] -
+        s.arcDist[j] -
+        s.arcDist[j + 1];
       if (distanceBound(sol, dd, 0, r, s) >= limit) return Infinity;
     }
     if (r !== s) {

@@ -3,7 +3,7 @@
  * rest of v's route; v's route keeps its head before v and continues with u's old tail. Each
  * route keeps its own vehicle and end depot. Makes u -> v adjacent.
  */
-import { BaseOperator, distanceBound, rangeCompatible } from '../operator.js';
+import { BaseOperator, distanceBound, rangeCompatible, probesStale } from '../operator.js';
 import type { SearchSolution } from '../../route/search-solution.js';
 
 export class TwoOptStar extends BaseOperator {
@@ -14,7 +14,7 @@ export class TwoOptStar extends BaseOperator {
     const r = sol.routes[sol.routeOf[u]];
     const s = sol.routes[sol.routeOf[v]];
     if (r === s) return Infinity;
-    this.probes(sol);
+    if (probesStale(this.a, sol)) this.newProbes(sol);
     const i = sol.posOf[u];
     const j = sol.posOf[v];
     if (limit !== Infinity && !(j === 1 && i === r.size)) {

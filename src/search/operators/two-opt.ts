@@ -3,7 +3,7 @@
  * v the orders after u up to v are reversed (u -> v); with v before u the orders after v up to u
  * are reversed (v -> u). The reversed stretch is merged visit by visit: O(its length).
  */
-import { BaseOperator, distanceBound } from '../operator.js';
+import { BaseOperator, distanceBound, probesStale } from '../operator.js';
 import type { SearchSolution } from '../../route/search-solution.js';
 
 export class TwoOpt extends BaseOperator {
@@ -13,7 +13,7 @@ export class TwoOpt extends BaseOperator {
     this.evaluations++;
     const r = sol.routes[sol.routeOf[u]];
     if (sol.routeOf[v] !== sol.routeOf[u]) return Infinity;
-    this.probes(sol);
+    if (probesStale(this.a, sol)) this.newProbes(sol);
     const i = sol.posOf[u];
     const j = sol.posOf[v];
     const x = Math.min(i, j);
@@ -24,7 +24,8 @@ export class TwoOpt extends BaseOperator {
       const D = p.dist;
       const n = p.nLoc;
       const L = r.loc;
-      const dd = D[L[x] * n + L[y]] + D[L[x + 1] * n + L[y + 1]] - D[L[x] * n + L[x + 1]] - D[L[y] * n + L[y + 1]];
+      // the two arcs removed are the route's own (arcDist: the same matrix entries)
+      const dd = D[L[x] * n + L[y]] + D[L[x + 1] * n + L[y + 1]] - r.arcDist[x + 1] - r.arcDist[y + 1];
       if (distanceBound(sol, dd, 0, r) >= limit) return Infinity;
     }
     const a = this.a;
