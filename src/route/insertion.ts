@@ -179,6 +179,16 @@ function bestPlain(
   const capW = p.vCapW[v];
   const capV = p.vCapV[v];
   const maxOrders = p.vMaxOrders[v];
+  // the backward caches (fillG fills them in place: the arrays stay)
+  const gD = r.gD;
+  const gT = r.gT;
+  const gE = r.gE;
+  const gL = r.gL;
+  // distanceBound(sol, x, opens, r) is perDistance * x + perVehicle * opens - shed: its terms read
+  // once (the route does not change during the scan), the same arithmetic below
+  const vehicleTerm = perVehicle * opens;
+  let shed = 0;
+  shed += r.penalty;
   for (let pos = from; pos <= to; pos++) {
     if (blinkRate > 0 && rand !== undefined && rand() < blinkRate) continue;
     const a = loc[pos];
@@ -187,7 +197,7 @@ function bestPlain(
     if (byDistance) {
       const b = loc[pos + 1];
       // the arc removed is the route's own (arcDist: the same matrix entry as D[a * n + b])
-      const lb = distanceBound(sol, (sym ? D[row + a] : D[a * n + L]) + D[row + b] - arcDist[pos + 1], opens, r);
+      const lb = perDistance * ((sym ? D[row + a] : D[a * n + L]) + D[row + b] - arcDist[pos + 1]) + vehicleTerm - shed;
       if (lb >= out.delta || lb >= bound) continue;
     }
     // prefix(r, pos).order(o); with symmetric matrices the arc a -> o is read from o's row
@@ -215,10 +225,10 @@ function bestPlain(
     const arc2 = row + loc[i];
     t = T[arc2];
     delta = d - tw + t;
-    wait = Math.max(r.gE[i] - delta - l, 0);
-    warp = Math.max(e + delta - r.gL[i], 0);
-    d = d + r.gD[i] + t + wait;
-    tw = tw + r.gT[i] + warp;
+    wait = Math.max(gE[i] - delta - l, 0);
+    warp = Math.max(e + delta - gL[i], 0);
+    d = d + gD[i] + t + wait;
+    tw = tw + gT[i] + warp;
     dist += D[arc2] + distEnd - cumDist[i];
     if (i <= k) {
       w += wEnd - cumW[pos];

@@ -28,10 +28,12 @@ const IMPROVES = -1e-7;
 export class LocalSearch {
   readonly operators: Operator[];
   /**
-   * Each operator's evaluate, bound: `op.evaluate` read in the loop below would see up to seven
+   * Each operator's evaluate, read once: `op.evaluate` read in the loop below would see up to seven
    * operator classes (this search's and the exhaustive one's share the code), a megamorphic read.
+   * Called as `evals[x].call(ops[x], ...)`: a plain call, where a bound function goes through
+   * one more builtin on every evaluation.
    */
-  private readonly evals: ((sol: SearchSolution, u: number, v: number, limit?: number) => number)[];
+  private readonly evals: ((this: Operator, sol: SearchSolution, u: number, v: number, limit?: number) => number)[];
   private probe: RouteProbe;
   private lastTested: Float64Array;
   private modifiedAt: Float64Array;
@@ -51,7 +53,7 @@ export class LocalSearch {
     operators: Operator[] = defaultOperators(),
   ) {
     this.operators = operators.filter((o) => o.supports(sol.p));
-    this.evals = this.operators.map((o) => o.evaluate.bind(o));
+    this.evals = this.operators.map((o) => o.evaluate);
     this.probe = new RouteProbe(sol.p, sol.costs);
     this.lastTested = new Float64Array(sol.p.nOrders).fill(-1);
     this.modifiedAt = new Float64Array(sol.routes.length);
@@ -160,17 +162,21 @@ export class LocalSearch {
       }
       first = false;
       env.shuffle(order);
+      // (the arrays in locals: the evaluate calls below would make the loop reload them)
+      const routeOf = sol.routeOf;
+      const modifiedAt = this.modifiedAt;
+      const lastTested = this.lastTested;
       for (const u of order) {
         if ((++counter & 31) === 0 && env.timeUp()) return any;
-        if (sol.routeOf[u] < 0) continue;
-        const testedAt = this.lastTested[u];
-        this.lastTested[u] = ++this.clock;
+        if (routeOf[u] < 0) continue;
+        const testedAt = lastTested[u];
+        lastTested[u] = ++this.clock;
         for (let t = 0; t < use; t++) {
           const v = list[u * k + t];
-          if (sol.routeOf[v] < 0) continue;
-          if (testedAt > this.modifiedAt[sol.routeOf[u]] && testedAt > this.modifiedAt[sol.routeOf[v]]) continue;
+          if (routeOf[v] < 0) continue;
+          if (testedAt > modifiedAt[routeOf[u]] && testedAt > modifiedAt[routeOf[v]]) continue;
           for (let x = 0; x < nOps; x++) {
-            const delta = evals[x](sol, u, v, IMPROVES);
+            const delta = evals[x].call(ops[x], sol, u, v, IMPROVES);
             if (delta < IMPROVES) {
               const op = ops[x];
               const r1 = sol.routeOf[u];

@@ -18,18 +18,37 @@ export class VehicleReassign {
   readonly active: boolean;
   moves = 0;
 
+  /**
+   * `allowed(a, v)` remembered per route and vehicle with the route's version (any change of a
+   * route bumps it): between two runs only the routes an iteration changed are checked again.
+   */
+  private readonly allowedAt: Float64Array;
+  private readonly allowedIs: Uint8Array;
+
   constructor(
     private readonly sol: SearchSolution,
     private readonly probe: RouteProbe,
   ) {
     this.active = sol.p.mixedFleet;
+    const cells = this.active ? sol.routes.length * sol.p.nVehicles : 0;
+    this.allowedAt = new Float64Array(cells).fill(-1);
+    this.allowedIs = new Uint8Array(cells);
   }
 
   /** Whether every order of route a may ride on vehicle v (features). */
   private allowed(a: SearchRoute, v: number): boolean {
     const p = this.sol.p;
-    for (let i = 1; i <= a.size; i++) if (p.compat[a.ord[i] * p.nVehicles + v] !== 1) return false;
-    return true;
+    const cell = a.index * p.nVehicles + v;
+    if (this.allowedAt[cell] === a.version) return this.allowedIs[cell] === 1;
+    let ok = true;
+    for (let i = 1; i <= a.size; i++)
+      if (p.compat[a.ord[i] * p.nVehicles + v] !== 1) {
+        ok = false;
+        break;
+      }
+    this.allowedAt[cell] = a.version;
+    this.allowedIs[cell] = ok ? 1 : 0;
+    return ok;
   }
 
   /** Cost of route a's stops driven by vehicle v, or Infinity when infeasible there. */

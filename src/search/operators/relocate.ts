@@ -5,16 +5,27 @@
  */
 import { BaseOperator, probesStale } from '../operator.js';
 import type { SearchSolution } from '../../route/search-solution.js';
+import type { SearchRoute } from '../../route/search-route.js';
 import { applyMoveSegment, evalMoveSegment } from './move-segment.js';
 
 export class Relocate extends BaseOperator {
   readonly name: string;
   private q = -1;
   private len = 1;
+  /**
+   * The removal side of the distance bound (the arcs around the segment of each length), which
+   * depends only on u: the local search tries u against its neighbours one after another, so it
+   * is computed once per u and kept while u's route is unchanged (same route, same version).
+   */
+  private remU = -1;
+  private remRoute: SearchRoute | null = null;
+  private remVersion = -1;
+  private readonly removal: Float64Array;
 
   /** maxLen > 1 adds or-opt: segments of up to maxLen orders starting at u move too. */
   constructor(readonly maxLen = 1) {
     super();
+    this.removal = new Float64Array(maxLen + 1);
     this.name = maxLen === 1 ? 'relocate' : `relocate-or-opt-${maxLen}`;
   }
 
@@ -30,16 +41,14 @@ export class Relocate extends BaseOperator {
     const n = p.nLoc;
     const L = r.loc;
     const S = s.loc;
-    const prevI = L[i - 1];
     const first = L[i];
     const sv = S[j];
     const after = S[j + 1];
     const before = S[j - 1];
     const bounded = limit !== Infinity;
-    // the arcs shared by every variant: u's old predecessor, the arcs around v (the routes' own
-    // arcs from arcDist: the same matrix entries)
-    const inPrev = bounded ? r.arcDist[i] : 0;
-    // with a symmetric matrix, from u's row (the same entries; u's row stays in cache over its neighbours)
+    // the arcs shared by every variant: the arcs around v (the routes' own arcs from arcDist: the
+    // same matrix entries; with a symmetric matrix the new ones from u's row, which stays in cache
+    // over u's neighbours); the arcs around u's segments are in the removal cache below
     const sym = p.symmetric;
     const svFirst = bounded ? (sym ? D[first * n + sv] : D[sv * n + first]) : 0;
     const beforeFirst = bounded ? (sym ? D[first * n + before] : D[before * n + first]) : 0;
@@ -54,6 +63,20 @@ export class Relocate extends BaseOperator {
     let shed = 0;
     shed += r.penalty;
     if (s !== r) shed += s.penalty;
+    const rem = this.removal;
+    if (bounded && byDistance && (u !== this.remU || r !== this.remRoute || r.version !== this.remVersion)) {
+      this.remU = u;
+      this.remRoute = r;
+      this.remVersion = r.version;
+      const ad = r.arcDist;
+      const prevI = L[i - 1];
+      const inPrev = ad[i];
+      for (let len = 1; len <= this.maxLen; len++) {
+        const last = i + len - 1;
+        if (last > r.size) break;
+        rem[len] = D[prevI * n + L[last + 1]] - inPrev - ad[last + 1];
+      }
+    }
     let best = Infinity;
     for (let len = 1; len <= this.maxLen; len++) {
       const last = i + len - 1;
@@ -62,13 +85,14 @@ export class Relocate extends BaseOperator {
       let tryBefore = true;
       if (bounded && !(r !== s && len === r.size)) {
         // O(1) price of each side from the six arcs that change
-        const lastLoc = L[last];
-        const nextJ = L[last + 1];
-        const removal = D[prevI * n + nextJ] - inPrev - r.arcDist[last + 1];
         const cap = Math.min(limit, best);
         if (byDistance) {
+          const removal = rem[len];
+          const lastLoc = L[last];
           tryAfter = perDistance * (removal + svFirst + D[lastLoc * n + after] - svAfter) + noVehicle - shed < cap;
-          tryBefore = perDistance * (removal + beforeFirst + D[lastLoc * n + sv] - beforeSv) + noVehicle - shed < cap;
+          // a single order, symmetric matrix: D[first * n + sv] is svFirst, already read
+          const lastSv = len === 1 && sym ? svFirst : D[lastLoc * n + sv];
+          tryBefore = perDistance * (removal + beforeFirst + lastSv - beforeSv) + noVehicle - shed < cap;
         } else {
           tryAfter = -Infinity < cap;
           tryBefore = -Infinity < cap;
