@@ -5,6 +5,7 @@
  */
 import type { SolveResult } from '../model/input.js';
 import { obtainSharedMatrix } from '../model/shared-matrix.js';
+import { parseProblem } from '../schema/problem.js';
 import { solve, type SolveEnv } from '../solver/solve.js';
 import type { SolveTask } from './messages.js';
 
@@ -14,6 +15,8 @@ export default function solveTask(task: SolveTask): SolveResult {
   const shared = task.matrix;
   if (shared === undefined) return solve(task.problem, task.options, env);
   env.matrix = (input) => obtainSharedMatrix(shared, input);
-  // without its matrix the problem cannot be validated; the builder validated the full one
-  return solve(task.problem, shared.inputOmitted ? { ...task.options, validate: false } : task.options, env);
+  if (!shared.inputOmitted || task.options.validate === false) return solve(task.problem, task.options, env);
+  // its explicit rows were left out (the builder validated them): the rest is validated against
+  // the shared matrix's size (a half of a cooperating day holds orders the builder's half did not)
+  return solve(parseProblem(task.problem, { locations: shared.size }), { ...task.options, validate: false }, env);
 }

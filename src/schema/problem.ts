@@ -55,7 +55,7 @@ const capacity = z.object(
   { error: 'must be an object {weight, volume}' },
 );
 
-export const problemSchema = z
+const problemObject = z
   .object({
     name: z.string().optional(),
     matrix: matrixSchema,
@@ -93,43 +93,55 @@ export const problemSchema = z
       }),
       { error: 'must be an array of orders' },
     ),
-  })
-  .superRefine((p, ctx) => {
-    const m = p.matrix;
-    const n = m.kind === 'explicit' ? m.distance.length : m.coordinates.length;
-    if (m.kind === 'explicit') {
+  });
+
+type ProblemData = z.infer<typeof problemObject>;
+
+/**
+ * The checks across fields. `locations`: the number of matrix locations when the problem's explicit
+ * rows were left out (a task that reads the shared matrix, model/shared-matrix.ts): the rows are
+ * not checked, the references into them are.
+ */
+const crossChecks = (locations?: number) => (p: ProblemData, ctx: z.RefinementCtx) => {
+  const m = p.matrix;
+  const n = locations ?? (m.kind === 'explicit' ? m.distance.length : m.coordinates.length);
+  if (m.kind === 'explicit') {
+    if (locations === undefined) {
       if (m.duration.length !== n)
         ctx.addIssue({ code: 'custom', path: ['matrix', 'duration'], message: `must have ${n} rows like matrix.distance` });
       for (const key of ['distance', 'duration'] as const)
         m[key].forEach((row, i) => {
           if (row.length !== n) ctx.addIssue({ code: 'custom', path: ['matrix', key, i], message: `row must have ${n} entries (the matrix must be square)` });
         });
-      if (m.coordinates !== undefined && m.coordinates.length !== n)
-        ctx.addIssue({ code: 'custom', path: ['matrix', 'coordinates'], message: `must have ${n} entries, one per matrix row` });
     }
-    const checkLoc = (path: (string | number)[], loc: number) => {
-      if (loc >= n) ctx.addIssue({ code: 'custom', path, message: `must be < ${n} (the number of matrix locations)` });
-    };
-    const depotIds = new Set<string>();
-    p.depots.forEach((d, i) => {
-      checkLoc(['depots', i, 'location'], d.location);
-      if (depotIds.has(d.id)) ctx.addIssue({ code: 'custom', path: ['depots', i, 'id'], message: `duplicate depot id '${d.id}'` });
-      depotIds.add(d.id);
-    });
-    const vehicleIds = new Set<string>();
-    p.vehicles.forEach((v, i) => {
-      if (vehicleIds.has(v.id)) ctx.addIssue({ code: 'custom', path: ['vehicles', i, 'id'], message: `duplicate vehicle id '${v.id}'` });
-      vehicleIds.add(v.id);
-      if (!depotIds.has(v.startDepot)) ctx.addIssue({ code: 'custom', path: ['vehicles', i, 'startDepot'], message: `must name a depot (unknown '${v.startDepot}')` });
-      if (!depotIds.has(v.endDepot)) ctx.addIssue({ code: 'custom', path: ['vehicles', i, 'endDepot'], message: `must name a depot (unknown '${v.endDepot}')` });
-    });
-    const orderIds = new Set<string>();
-    p.orders.forEach((o, i) => {
-      checkLoc(['orders', i, 'location'], o.location);
-      if (orderIds.has(o.id)) ctx.addIssue({ code: 'custom', path: ['orders', i, 'id'], message: `duplicate order id '${o.id}'` });
-      orderIds.add(o.id);
-    });
+    if (m.coordinates !== undefined && m.coordinates.length !== n)
+      ctx.addIssue({ code: 'custom', path: ['matrix', 'coordinates'], message: `must have ${n} entries, one per matrix row` });
+  }
+  const checkLoc = (path: (string | number)[], loc: number) => {
+    if (loc >= n) ctx.addIssue({ code: 'custom', path, message: `must be < ${n} (the number of matrix locations)` });
+  };
+  const depotIds = new Set<string>();
+  p.depots.forEach((d, i) => {
+    checkLoc(['depots', i, 'location'], d.location);
+    if (depotIds.has(d.id)) ctx.addIssue({ code: 'custom', path: ['depots', i, 'id'], message: `duplicate depot id '${d.id}'` });
+    depotIds.add(d.id);
   });
+  const vehicleIds = new Set<string>();
+  p.vehicles.forEach((v, i) => {
+    if (vehicleIds.has(v.id)) ctx.addIssue({ code: 'custom', path: ['vehicles', i, 'id'], message: `duplicate vehicle id '${v.id}'` });
+    vehicleIds.add(v.id);
+    if (!depotIds.has(v.startDepot)) ctx.addIssue({ code: 'custom', path: ['vehicles', i, 'startDepot'], message: `must name a depot (unknown '${v.startDepot}')` });
+    if (!depotIds.has(v.endDepot)) ctx.addIssue({ code: 'custom', path: ['vehicles', i, 'endDepot'], message: `must name a depot (unknown '${v.endDepot}')` });
+  });
+  const orderIds = new Set<string>();
+  p.orders.forEach((o, i) => {
+    checkLoc(['orders', i, 'location'], o.location);
+    if (orderIds.has(o.id)) ctx.addIssue({ code: 'custom', path: ['orders', i, 'id'], message: `duplicate order id '${o.id}'` });
+    orderIds.add(o.id);
+  });
+};
+
+export const problemSchema = problemObject.superRefine(crossChecks());
 
 /** Invalid problem input: the message lists every issue as `path: rule`, one per line. */
 export class ProblemValidationError extends Error {
@@ -146,8 +158,9 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
 }
 
 /** Validates unknown JSON as a problem; throws ProblemValidationError naming each field and rule. */
-export function parseProblem(data: unknown): ProblemInput {
-  const r = problemSchema.safeParse(data);
+export function parseProblem(data: unknown, options: { locations?: number } = {}): ProblemInput {
+  const schema = options.locations === undefined ? problemSchema : problemObject.superRefine(crossChecks(options.locations));
+  const r = schema.safeParse(data);
   if (r.success) return r.data as ProblemInput;
   throw new ProblemValidationError(r.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })));
 }

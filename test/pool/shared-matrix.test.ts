@@ -62,6 +62,29 @@ describe('one matrix shared by the threads of a solve', () => {
     });
   }
 
+  it('a task without the explicit rows is still validated, against the shared matrix: a half of a day with a bad order fails with the field and the rule', async () => {
+    const p = asExplicit(randomProblem({ orders: 20, vehicles: 3, seed: 6, windows: true }));
+    // the builder's half: the first ten orders; the other half: the rest, one of them broken
+    const first: ProblemInput = { ...p, orders: p.orders.slice(0, 10) };
+    const second: ProblemInput = { ...p, orders: p.orders.slice(10).map((o, i) => (i === 2 ? { ...o, timeWindow: [50, 10] as [number, number] } : o)) };
+    const far: ProblemInput = { ...p, orders: p.orders.slice(10).map((o, i) => (i === 4 ? { ...o, location: 21 } : o)) };
+    const shared = allocateSharedMatrix(21);
+    const options: SolveOptions = { iterations: 50, seed: 1 };
+    const [a, b, c, d] = await Promise.allSettled([
+      pool.run(task(first, shared, 0, options)),
+      pool.run(task(second, shared, 1, options)),
+      pool.run(task(far, shared, 2, options)),
+      pool.run(task({ ...p, orders: p.orders.slice(10) }, shared, 3, options)),
+    ]);
+    expect(a.status).toBe('fulfilled');
+    expect(b.status === 'rejected' && (b.reason as Error).message).toMatch(/orders\[2\]\.timeWindow: start must not be after end/);
+    expect(c.status === 'rejected' && (c.reason as Error).message).toMatch(/orders\[4\]\.location: must be < 21 \(the number of matrix locations\)/);
+    // a valid half without the rows answers from the shared matrix, feasible
+    expect(d.status).toBe('fulfilled');
+    if (d.status === 'fulfilled') assertFeasible({ ...p, orders: p.orders.slice(10) }, d.value);
+    expect(sharedMatrixBuilds(shared)).toBe(1);
+  });
+
   it('a builder that throws: its task fails, and a task that waits for it fails at once instead of hanging', async () => {
     const p = asExplicit(randomProblem({ orders: 20, vehicles: 3, seed: 5 }));
     const broken = { ...p, matrix: { ...p.matrix, distance: (p.matrix as { distance: unknown[] }).distance.map((row, i) => (i === 3 ? null : row)) } } as ProblemInput;

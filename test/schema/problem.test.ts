@@ -53,6 +53,21 @@ describe('problem schema', () => {
     expect(messages({ ...ok, ...two, matrix: { kind: 'explicit', ...square, coordinates: [[51.3, 12.4], [51.2, 181]] } })).toEqual([
       'matrix.coordinates[1][1]: longitude must be within [-180, 180]',
     ]);
+    // without its rows (a task that reads the shared matrix): checked against the number of locations given
+    const slim = { kind: 'explicit', distance: [], duration: [], coordinates: [[51.3, 12.4], [51.2, 12.3]] };
+    const refs = (locations: number, data: unknown) => {
+      try {
+        parseProblem(data, { locations });
+        return [];
+      } catch (e) {
+        return (e as Error).message.split('\n');
+      }
+    };
+    expect(refs(2, { ...ok, ...two, matrix: slim })).toEqual([]);
+    expect(refs(3, { ...ok, ...two, matrix: slim })).toEqual(['matrix.coordinates: must have 3 entries, one per matrix row']);
+    expect(refs(1, { ...ok, ...two, depots: [{ id: 'd', location: 1 }], matrix: { ...slim, coordinates: undefined } })).toEqual([
+      'depots[0].location: must be < 1 (the number of matrix locations)',
+    ]);
     expect(messages({ ...ok, matrix: { kind: 'haversine', coordinates: [[91, 0]], speedKmh: 0 } })).toEqual(
       expect.arrayContaining(['matrix.coordinates[0][0]: latitude must be within [-90, 90]', 'matrix.speedKmh: must be > 0 (km/h)']),
     );
