@@ -212,7 +212,7 @@ describe('a large day: the two threads cooperate on one search', () => {
     const store = makeStore();
     bigDay(store, Array.from({ length: 14 }, (_, i) => i + 1));
     const recorder = new Recorder(pool);
-    const service = makeService(store, recorder, { timeBudgetSec: 3, matrix: explicit });
+    const service = makeService(store, recorder, { timeBudgetSec: 2, matrix: explicit });
     checkJob(store, await plan(service, { order_ids: orderIds }));
     const [a, b, c, d, ...rest] = recorder.seen;
     // halves, then the whole day on both threads, then sectors: as with the haversine matrix

@@ -38,23 +38,18 @@ describe('solveParallel', () => {
     expect(shared.stats.iterations).toBe(own.stats.iterations);
   });
 
-  it('an explicit matrix with coordinates is cut into sectors like a plane (one shared matrix): feasible, every order served, reproducible', async () => {
+  it('an explicit matrix with coordinates is cut into sectors like a plane (one shared matrix, the sectors without its rows): feasible, every order served', async () => {
     const base = randomProblem({ orders: 70, vehicles: 20, seed: 5, capacity: 40, windows: true });
     const m = buildMatrix(base.matrix);
     const rows = (a: Float64Array) => Array.from({ length: m.size }, (_, i) => Array.from(a.subarray(i * m.size, (i + 1) * m.size)));
     const latLon = base.matrix.kind === 'euclidean' ? base.matrix.coordinates.map(([x, y]): [number, number] => [y / 1000, x / 1000]) : [];
     const p: ProblemInput = { ...base, matrix: { kind: 'explicit', distance: rows(m.distance), duration: rows(m.duration), coordinates: latLon } };
-    const run = async () => {
-      const epochs: number[] = [];
-      const r = await solveParallel(p, { threads: 2, iterations: 4000, seed: 3 }, { decompose: 'always', onEpoch: (e) => epochs.push(e.sectors) });
-      return { r, epochs };
-    };
-    const a = await run();
-    assertFeasible(p, a.r);
-    expect(a.r.unassigned).toEqual([]);
-    expect(a.epochs[0]).toBe(1);
-    expect(a.epochs.slice(1).every((sectors) => sectors >= 2)).toBe(true);
-    const b = await run();
-    expect(b.r.routes.map((r) => r.stops.map((s) => s.orderId))).toEqual(a.r.routes.map((r) => r.stops.map((s) => s.orderId)));
+    const epochs: number[] = [];
+    const r = await solveParallel(p, { threads: 2, iterations: 4000, seed: 3 }, { decompose: 'always', onEpoch: (e) => epochs.push(e.sectors) });
+    assertFeasible(p, r);
+    expect(r.unassigned).toEqual([]);
+    expect(epochs[0]).toBe(1);
+    expect(epochs.length).toBeGreaterThan(1);
+    expect(epochs.slice(1).every((sectors) => sectors >= 2)).toBe(true);
   });
 });
