@@ -17,6 +17,8 @@ export interface Problem {
   nLoc: number;
   /** dist[i][j] === dist[j][i] everywhere (lets 2-opt price a reversal in O(1)). */
   symmetric: boolean;
+  /** dur[i][j] === dur[j][i] everywhere (the insertion scan then reads both new arcs from one row). */
+  durSymmetric: boolean;
 
   nOrders: number;
   /**
@@ -170,18 +172,14 @@ export function buildProblem(input: ProblemInput, matrix: Matrix = buildMatrix(i
     });
   });
 
-  let symmetric = true;
-  for (let i = 0; i < nLoc && symmetric; i++)
-    for (let j = i + 1; j < nLoc; j++)
-      if (matrix.distance[i * nLoc + j] !== matrix.distance[j * nLoc + i]) {
-        symmetric = false;
-        break;
-      }
+  const symmetric = isSymmetric(matrix.distance, nLoc);
+  const durSymmetric = isSymmetric(matrix.duration, nLoc);
 
   return {
     input,
     matrix,
     symmetric,
+    durSymmetric,
     singleDepot: vStartLoc.every((x) => x === vStartLoc[0]) && vEndLoc.every((x) => x === vEndLoc[0]),
     mixedFleet: classes.size > 1,
     dist: matrix.distance,
@@ -262,4 +260,10 @@ export function costModel(p: Problem, objective: Objective = 'distance'): CostMo
     penaltyTime: 1,
     penaltyLoad: 1,
   };
+}
+
+/** Whether the n x n row-major matrix a equals its transpose, entry for entry. */
+function isSymmetric(a: ArrayLike<number>, n: number): boolean {
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) if (a[i * n + j] !== a[j * n + i]) return false;
+  return true;
 }

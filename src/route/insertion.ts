@@ -146,7 +146,7 @@ function bestPlain(
   const L = p.oLoc[o];
   const late = p.oLate[o] + EPS;
   const sym = p.symmetric;
-  const symDur = sym && durationSymmetric(p);
+  const symDur = sym && p.durSymmetric;
   const row = L * n;
   // o's own segment
   const svc = p.oService[o];
@@ -259,26 +259,6 @@ function bestPlain(
     }
   }
   return out;
-}
-
-const durSymmetric = new WeakMap<ArrayLike<number>, boolean>();
-
-/** Whether the duration matrix is symmetric (entry for entry, like `Problem.symmetric`); checked once per matrix. */
-function durationSymmetric(p: SearchSolution['p']): boolean {
-  const T = p.dur;
-  let sym = durSymmetric.get(T);
-  if (sym === undefined) {
-    const n = p.nLoc;
-    sym = true;
-    for (let i = 0; i < n && sym; i++)
-      for (let j = i + 1; j < n; j++)
-        if (T[i * n + j] !== T[j * n + i]) {
-          sym = false;
-          break;
-        }
-    durSymmetric.set(T, sym);
-  }
-  return sym;
 }
 
 function take(out: InsertionChoice, r: SearchRoute, pos: number, delta: number, reload: number): void {
