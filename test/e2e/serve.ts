@@ -1,5 +1,5 @@
 /**
- * The real server as a child process: `delivery-planner serve` from source (through tsx) on
+ * The real server as a child process: `delivery-planner serve` (built or from source: `cliArgs`) on
  * 127.0.0.1 port 0 with a given SQLite file, plus seeding the file before it starts (as the admin
  * CLI would) and a small HTTP client.
  */
@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Database } from '../../src/store/sqlite-driver.js';
 import { Store } from '../../src/store/store.js';
 import { SCOPES } from '../../src/store/types.js';
+import { cliArgs } from '../helpers/cli-command.js';
 import { checkFetch } from '../helpers/openapi-conformance.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -27,7 +28,7 @@ export interface Served {
 export async function startServe(db: string, args: string[] = []): Promise<Served> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', `${root}src/cli.ts`, 'serve', '--host', '127.0.0.1', '--port', '0', '--db', db, '--log-level', 'warn', ...args],
+    [...cliArgs(), 'serve', '--host', '127.0.0.1', '--port', '0', '--db', db, '--log-level', 'warn', ...args],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
@@ -120,9 +121,9 @@ export interface Worker {
   kill(signal?: NodeJS.Signals): Promise<number | string>;
 }
 
-/** `delivery-planner worker` from source on a database; resolves once it printed `worker ready`. */
+/** `delivery-planner worker` on a database; resolves once it printed `worker ready`. */
 export async function startWorker(db: string, args: string[] = []): Promise<Worker> {
-  const child = spawn(process.execPath, ['--import', 'tsx', `${root}src/cli.ts`, 'worker', '--db', db, '--log-level', 'warn', ...args], {
+  const child = spawn(process.execPath, [...cliArgs(), 'worker', '--db', db, '--log-level', 'warn', ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

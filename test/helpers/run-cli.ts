@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { cliArgs } from './cli-command.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Runs the real `delivery-planner` command from source (through tsx) in a child process. */
+/** Runs the real `delivery-planner` command in a child process (built or from source: `cliArgs`). */
 export function runCli(args: string[], options: { input?: string; cwd?: string; timeoutMs?: number } = {}) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', `${root}src/cli.ts`, ...args], {
+  const result = spawnSync(process.execPath, [...cliArgs(), ...args], {
     cwd: options.cwd ?? root,
     input: options.input,
     encoding: 'utf8',

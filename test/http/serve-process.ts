@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { cliArgs } from '../helpers/cli-command.js';
 import { checkFetch } from '../helpers/openapi-conformance.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -12,9 +13,9 @@ export interface Served {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Spawns the real `delivery-planner serve` (from source, through tsx) and waits for its listening line. */
+/** Spawns the real `delivery-planner serve` (built or from source: `cliArgs`) and waits for its listening line. */
 export function startServe(args: string[], nodeArgs: string[] = []): Promise<Served> {
-  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', `${root}src/cli.ts`, 'serve', '--host', '127.0.0.1', '--port', '0', ...args], {
+  const proc = spawn(process.execPath, [...nodeArgs, ...cliArgs(), 'serve', '--host', '127.0.0.1', '--port', '0', ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
