@@ -64,6 +64,9 @@ export interface JobServiceOptions {
   timeBudgetSec?: number;
   /** Extra time before a solve that ignores its deadline is aborted (default 10 s). */
   abortGraceSec?: number;
+  /** How long a spare seed asked to give its thread up may take to answer before its thread is
+   *  terminated (default 250 ms; it stops within one iteration, the rest is the message back). */
+  spareStopGraceMs?: number;
   /** Jobs running at once (default: the pool's size). */
   concurrency?: number;
   /** One matrix per delivery date in shared memory, built once by a worker thread for all the
@@ -131,7 +134,7 @@ interface Spare {
 
 const asked = (spare: Spare) => Atomics.load(spare.flag, 0) !== 0;
 
-/** How long a spare seed may take to stop on its flag before its thread is terminated. */
+/** How long a spare seed may take to stop on its flag before its thread is terminated (default). */
 const SPARE_STOP_GRACE_MS = 250;
 
 export class JobService {
@@ -688,7 +691,7 @@ export class JobService {
       // a solve that does not stop on its flag loses its thread
       setTimeout(() => {
         if (this.spares.has(spare)) spare.controller.abort();
-      }, SPARE_STOP_GRACE_MS).unref();
+      }, this.options.spareStopGraceMs ?? SPARE_STOP_GRACE_MS).unref();
       return;
     }
   }
