@@ -18,11 +18,11 @@ let chosen: string[] | undefined;
 
 /**
  * The node arguments that start the real `delivery-planner` command in a child process: the built
- * `dist/cli.js` when it is newer than every source file and package.json (`npm ci` builds it
- * through `prepare`, so a clean checkout, the CI's, runs what ships, and a process starts in about
- * half the time with its pool threads on plain JavaScript), otherwise `src/cli.ts` through tsx, so
- * a change to the source is never tested against a stale build. `DP_TEST_CLI=source` forces the
- * source.
+ * `dist/cli.js` when it is newer than every source file and the build's configuration
+ * (package.json, tsup.config.ts, tsconfig.json), otherwise `src/cli.ts` through tsx, so a change
+ * is never tested against a stale build. `npm ci` builds dist/ through `prepare`: a clean checkout,
+ * the CI's, runs what ships, and a process starts in about half the time, its pool threads on
+ * plain JavaScript. `DP_TEST_CLI=source` forces the source.
  */
 export function cliArgs(): string[] {
   if (chosen !== undefined) return chosen;
@@ -31,7 +31,8 @@ export function cliArgs(): string[] {
   if (process.env.DP_TEST_CLI !== 'source') {
     try {
       const builtAt = statSync(built).mtimeMs;
-      fresh = builtAt >= newest(join(root, 'src')) && builtAt >= statSync(join(root, 'package.json')).mtimeMs;
+      const inputs = ['package.json', 'tsup.config.ts', 'tsconfig.json'].map((f) => statSync(join(root, f)).mtimeMs);
+      fresh = builtAt >= Math.max(newest(join(root, 'src')), ...inputs);
     } catch {
       fresh = false; // not built
     }
