@@ -13,12 +13,11 @@
  *
  * Prints both distances per seed and the means; the difference of the means is the figure.
  */
-import type { ProblemInput, SolveOptions, SolveResult } from '../src/model/input.js';
-import { matrixSize } from '../src/model/matrix.js';
-import { allocateSharedMatrix, omitMatrixInput, settleSharedTask, sharedMatrixRef, type SharedMatrix } from '../src/model/shared-matrix.js';
+import type { ProblemInput, SolveResult } from '../src/model/input.js';
 import { SolverPool } from '../src/pool/pool.js';
 import { cooperate, type CoopRunner } from '../src/solver/cooperate.js';
 import { cityProblem, loadCity } from './jobs-city.js';
+import { poolTasks } from './pool-tasks.js';
 import { loadRoadCity } from './road-city.js';
 
 const arg = (name: string, fallback: string) => {
@@ -32,20 +31,8 @@ if (!Number.isInteger(from) || !Number.isInteger(to) || to < from || !(budget > 
 if (instance !== 'city' && instance !== 'road') throw new Error(`--instance must be city or road, not ${instance}`);
 
 const problem: ProblemInput = instance === 'road' ? loadRoadCity() : await cityProblem(loadCity());
-const slim = omitMatrixInput(problem);
 const pool = new SolverPool({ threads: 2 });
-
-/** The tasks of one solve: one shared matrix, built (and the input validated) by the first; only it carries explicit rows. */
-function solveTasks(): (p: ProblemInput, options: SolveOptions) => Promise<SolveResult> {
-  const shared: SharedMatrix = allocateSharedMatrix(matrixSize(problem.matrix));
-  let token = 0;
-  return (p, options) => {
-    const omitted = token > 0 && slim !== problem;
-    const matrix = sharedMatrixRef(shared, ++token, omitted);
-    const sent = omitted ? (p === problem ? slim : omitMatrixInput(p)) : p;
-    return pool.run({ problem: sent, options, matrix }).finally(() => settleSharedTask(matrix));
-  };
-}
+const solveTasks = () => poolTasks(pool, problem);
 
 /** Two seeds at once, the shorter plan kept (iterations of both). */
 async function twoSeeds(seed: number): Promise<SolveResult> {
