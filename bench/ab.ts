@@ -13,16 +13,17 @@
  *   npx tsx bench/ab.ts --b ../exp [--seeds 1-16] [--budget 4.5] [--mode coop|one] [--instance city|road|city:N]
  *
  * `--mode coop` (default): the job service's solve of a large day on two threads
- * (solver/cooperate.ts, orchestrated by this checkout's code; only the workers' search differs);
+ * (solver/cooperate.ts, each side's own: B's is loaded from DIR like its worker);
  * `--mode one`: one seed on one thread. `--a DIR` takes A from another checkout too. `city:N` is
  * `generateCity(N)` (the shipped city is N = 42), so a change tuned on one city can be checked on
  * others; `road` is data/city-road (explicit asymmetric matrices).
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { ProblemInput, SolveResult } from '../src/model/input.js';
 import { SolverPool } from '../src/pool/pool.js';
-import { cooperate, sectorEpochs, type CoopRunner } from '../src/solver/cooperate.js';
+import { sectorEpochs, type CoopRunner } from '../src/solver/cooperate.js';
 import { cityProblem, generateCity, loadCity } from './jobs-city.js';
 import { poolTasks } from './pool-tasks.js';
 import { loadRoadCity } from './road-city.js';
@@ -53,24 +54,26 @@ async function load(): Promise<ProblemInput> {
 
 const problem = await load();
 const pools = workers.map((filename) => new SolverPool({ threads: 2, filename }));
+type Cooperate = typeof import('../src/solver/cooperate.js');
+const coops = (await Promise.all(dirs.map((d) => import(pathToFileURL(resolve(d, 'src/solver/cooperate.ts')).href)))) as Cooperate[];
 
-function solveWith(pool: SolverPool, seed: number): Promise<SolveResult> {
-  const run = poolTasks(pool, problem);
+function solveWith(side: number, seed: number): Promise<SolveResult> {
+  const run = poolTasks(pools[side], problem);
   if (mode === 'one') return run(problem, { timeLimit: budget, seed });
   const runner: CoopRunner = { free: () => 2, run: (p, options) => run(p, options) };
-  return cooperate(problem, { timeLimit: budget, seed }, runner);
+  return coops[side].cooperate(problem, { timeLimit: budget, seed }, runner);
 }
 
 const km = (r: SolveResult) => r.distance / 1000;
 try {
   // both pools' threads started and their code compiled before the first timed solve
-  for (const pool of pools) await solveWith(pool, 999);
+  for (let side = 0; side < 2; side++) await solveWith(side, 999);
   const diffs: number[] = [];
   const sums = [0, 0];
   for (let seed = from; seed <= to; seed++) {
     const order = seed % 2 === 1 ? [0, 1] : [1, 0];
     const results: SolveResult[] = [];
-    for (const side of order) results[side] = await solveWith(pools[side], seed);
+    for (const side of order) results[side] = await solveWith(side, seed);
     const [a, b] = results.map(km);
     sums[0] += a;
     sums[1] += b;
