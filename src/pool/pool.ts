@@ -9,6 +9,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { SolveResult } from '../model/input.js';
 import { settleSharedTask } from '../model/shared-matrix.js';
@@ -29,6 +30,15 @@ export interface SolverPoolOptions {
    *  their own fixtures here. */
   filename?: string | URL;
 }
+
+/**
+ * What a Piscina thread posts once its task module has loaded (piscina's `READY` message,
+ * piscina/dist/common.js): until then the thread is still loading and linking the module graph.
+ */
+const PISCINA_READY = '_WORKER_READY';
+
+/** How long `destroy` waits for a thread still loading its module before it stops it anyway. */
+const LOAD_WAIT_MS = 10_000;
 
 export type PoolFailure = 'aborted' | 'out_of_memory' | 'crashed' | 'failed';
 
@@ -74,15 +84,53 @@ export class SolverPool {
     if (this.destroyed) throw new PoolTaskError('aborted', 'the solver pool is shut down');
     if (!this.piscina) {
       const filename = this.options.filename!;
-      this.piscina = new Piscina<SolveTask, SolveResult>({
+      const piscina = new Piscina<SolveTask, SolveResult>({
         filename: typeof filename === 'string' ? filename : fileURLToPath(filename),
         minThreads: Math.min(this.size, Math.max(1, this.options.minThreads ?? this.size)),
         maxThreads: this.size,
         idleTimeout: this.options.idleTimeoutMs ?? 60_000,
         resourceLimits: { maxOldGenerationSizeMb: this.options.maxOldGenerationSizeMb ?? 1024 },
       });
+      // The threads Piscina starts with exist now and are still loading; one it starts later (a
+      // replacement, or past minThreads) is announced by 'workerCreate' only once it has loaded.
+      const first = new Set<number>();
+      for (const thread of piscina.threads) {
+        first.add(thread.threadId);
+        this.watchLoad(thread);
+      }
+      piscina.on('workerCreate', (thread: { id: number }) => {
+        if (!first.has(thread.id)) this.loaded.add(thread.id);
+      });
+      this.piscina = piscina;
     }
     return this.piscina;
+  }
+
+  /** Ids of the threads whose task module has loaded. */
+  private readonly loaded = new Set<number>();
+  /** Per starting thread: resolves once it has loaded or exited. */
+  private readonly loading = new Map<number, Promise<void>>();
+
+  private watchLoad(thread: Worker): void {
+    const id = thread.threadId;
+    this.loading.set(
+      id,
+      new Promise<void>((resolve) => {
+        const done = () => {
+          thread.off('message', onMessage);
+          thread.off('exit', done);
+          this.loading.delete(id);
+          resolve();
+        };
+        const onMessage = (message: unknown) => {
+          if (typeof message !== 'object' || message === null || !(PISCINA_READY in message)) return;
+          this.loaded.add(id);
+          done();
+        };
+        thread.on('message', onMessage);
+        thread.once('exit', done);
+      }),
+    );
   }
 
   /**
@@ -100,10 +148,23 @@ export class SolverPool {
     }
   }
 
-  /** Stops every thread; running tasks are rejected. */
+  /**
+   * Stops every thread; running tasks are rejected. A thread still loading its task module is
+   * first given time to finish (at most LOAD_WAIT_MS): Node aborts the whole process when a
+   * thread is terminated while it links an ES module graph (`v8::Module::IsGraphAsync must be
+   * used on an instantiated module`, seen on a `serve` stopped by SIGTERM within a second of its
+   * start on a busy machine: exit by SIGABRT instead of 0).
+   */
   async destroy(): Promise<void> {
     this.destroyed = true;
-    await this.piscina?.destroy();
+    if (this.piscina === undefined) return;
+    const starting = [...this.loading.values()];
+    if (starting.length > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.all(starting), new Promise<void>((resolve) => (timer = setTimeout(resolve, LOAD_WAIT_MS)))]);
+      clearTimeout(timer);
+    }
+    await this.piscina.destroy();
   }
 }
 

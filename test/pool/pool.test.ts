@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SolverPool } from '../../src/pool/pool.js';
 import type { ProblemInput } from '../../src/model/input.js';
@@ -51,5 +54,34 @@ describe('SolverPool on real worker threads (test worker)', () => {
     const error = await failure(pool.run({ problem: problem('oom'), options: {} }));
     expect(error.kind).toBe('out_of_memory');
     expect((await pool.run({ problem: problem('unassign'), options: {} })).routes).toEqual([]);
+  });
+});
+
+describe('SolverPool.destroy while its threads are still loading', () => {
+  it('waits for each thread to finish loading its module before it stops the threads', async () => {
+    // Node aborts the process (SIGABRT) when a thread is terminated while it links an ES module
+    // graph: a serve stopped by SIGTERM within a second of its start did so on a busy machine.
+    const dir = mkdtempSync(join(tmpdir(), 'dp-slow-load-'));
+    const mark = join(dir, 'loaded');
+    process.env.DP_SLOW_LOAD_MARK = mark;
+    process.env.DP_SLOW_LOAD_MS = '600';
+    try {
+      const pool = new SolverPool({ filename: new URL('./fixtures/slow-load-worker.mjs', import.meta.url), threads: 2 });
+      pool.warm();
+      await new Promise((resolve) => setTimeout(resolve, 100)); // both threads are in their 600 ms load
+      await pool.destroy();
+      // terminated mid-load, neither thread would have written its line
+      expect(readFileSync(mark, 'utf8')).toBe('loaded\nloaded\n');
+    } finally {
+      delete process.env.DP_SLOW_LOAD_MARK;
+      delete process.env.DP_SLOW_LOAD_MS;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a pool that never started a thread is destroyed at once', async () => {
+    const pool = new SolverPool({ filename: new URL('./fixtures/slow-load-worker.mjs', import.meta.url), threads: 2 });
+    await pool.destroy();
+    await expect(pool.run({ problem: problem('unassign'), options: {} })).rejects.toMatchObject({ kind: 'aborted' });
   });
 });
