@@ -91,46 +91,43 @@ export class SolverPool {
         idleTimeout: this.options.idleTimeoutMs ?? 60_000,
         resourceLimits: { maxOldGenerationSizeMb: this.options.maxOldGenerationSizeMb ?? 1024 },
       });
-      // The threads Piscina starts with exist now and are still loading; one it starts later (a
-      // replacement, or past minThreads) is announced by 'workerCreate' only once it has loaded.
-      const first = new Set<number>();
+      // The threads Piscina starts with exist now and are still loading: each is watched for its
+      // ready message. One it starts later (a replacement for a thread that died or was stopped,
+      // or one past minThreads) is announced by 'workerCreate' only once it has loaded.
+      const first = new WeakSet<Worker>();
       for (const thread of piscina.threads) {
-        first.add(thread.threadId);
-        this.watchLoad(thread);
+        first.add(thread);
+        void this.untilLoaded(thread);
       }
-      piscina.on('workerCreate', (thread: { id: number }) => {
-        if (!first.has(thread.id)) this.loaded.add(thread.id);
+      piscina.on('workerCreate', (created: { id: number }) => {
+        const thread = piscina.threads.find((t) => t.threadId === created.id);
+        if (thread !== undefined && !first.has(thread)) this.loaded.add(thread);
       });
       this.piscina = piscina;
     }
     return this.piscina;
   }
 
-  /** Ids of the threads whose task module has loaded. */
-  private readonly loaded = new Set<number>();
-  /** Per starting thread: resolves once it has loaded or exited. */
-  private readonly loading = new Map<number, Promise<void>>();
+  /** The threads whose task module has loaded. */
+  private readonly loaded = new WeakSet<Worker>();
 
-  private watchLoad(thread: Worker): void {
-    const id = thread.threadId;
-    this.loading.set(
-      id,
-      new Promise<void>((resolve) => {
-        const done = () => {
-          thread.off('message', onMessage);
-          thread.off('exit', done);
-          this.loading.delete(id);
-          resolve();
-        };
-        const onMessage = (message: unknown) => {
-          if (typeof message !== 'object' || message === null || !(PISCINA_READY in message)) return;
-          this.loaded.add(id);
-          done();
-        };
-        thread.on('message', onMessage);
-        thread.once('exit', done);
-      }),
-    );
+  /** Resolves once `thread` has loaded its task module (or has exited). */
+  private untilLoaded(thread: Worker): Promise<void> {
+    if (this.loaded.has(thread) || thread.threadId < 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        thread.off('message', onMessage);
+        thread.off('exit', done);
+        resolve();
+      };
+      const onMessage = (message: unknown) => {
+        if (typeof message !== 'object' || message === null || !(PISCINA_READY in message)) return;
+        this.loaded.add(thread);
+        done();
+      };
+      thread.on('message', onMessage);
+      thread.once('exit', done);
+    });
   }
 
   /**
@@ -153,15 +150,16 @@ export class SolverPool {
    * first given time to finish (at most LOAD_WAIT_MS): Node aborts the whole process when a
    * thread is terminated while it links an ES module graph (`v8::Module::IsGraphAsync must be
    * used on an instantiated module`, seen on a `serve` stopped by SIGTERM within a second of its
-   * start on a busy machine: exit by SIGABRT instead of 0).
+   * start on a busy machine: exit by SIGABRT instead of 0). The same holds for a thread Piscina
+   * started later, to replace one that crashed or whose task was aborted (a job's spare seed).
    */
   async destroy(): Promise<void> {
     this.destroyed = true;
     if (this.piscina === undefined) return;
-    const starting = [...this.loading.values()];
+    const starting = this.piscina.threads.filter((thread) => !this.loaded.has(thread));
     if (starting.length > 0) {
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.all(starting), new Promise<void>((resolve) => (timer = setTimeout(resolve, LOAD_WAIT_MS)))]);
+      await Promise.race([Promise.all(starting.map((thread) => this.untilLoaded(thread))), new Promise<void>((resolve) => (timer = setTimeout(resolve, LOAD_WAIT_MS)))]);
       clearTimeout(timer);
     }
     await this.piscina.destroy();

@@ -79,6 +79,25 @@ describe('SolverPool.destroy while its threads are still loading', () => {
     }
   });
 
+  it('also waits for a thread started later, the replacement of one that died', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dp-slow-load-'));
+    const mark = join(dir, 'loaded');
+    process.env.DP_SLOW_LOAD_MARK = mark;
+    process.env.DP_SLOW_LOAD_MS = '600';
+    try {
+      const pool = new SolverPool({ filename: new URL('./fixtures/slow-load-worker.mjs', import.meta.url), threads: 1 });
+      expect((await pool.run({ problem: problem('fine'), options: {} })).routes).toEqual([]); // loaded
+      expect((await failure(pool.run({ problem: problem('crash'), options: {} }))).kind).toBe('crashed');
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the replacement is in its 600 ms load
+      await pool.destroy();
+      expect(readFileSync(mark, 'utf8')).toBe('loaded\nloaded\n');
+    } finally {
+      delete process.env.DP_SLOW_LOAD_MARK;
+      delete process.env.DP_SLOW_LOAD_MS;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a pool that never started a thread is destroyed at once', async () => {
     const pool = new SolverPool({ filename: new URL('./fixtures/slow-load-worker.mjs', import.meta.url), threads: 2 });
     await pool.destroy();
