@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -58,48 +58,50 @@ describe('SolverPool on real worker threads (test worker)', () => {
 });
 
 describe('SolverPool.destroy while its threads are still loading', () => {
-  it('waits for each thread to finish loading its module before it stops the threads', async () => {
-    // Node aborts the process (SIGABRT) when a thread is terminated while it links an ES module
-    // graph: a serve stopped by SIGTERM within a second of its start did so on a busy machine.
+  // Node aborts the process (SIGABRT) when a thread is terminated while it links an ES module
+  // graph: a serve stopped by SIGTERM within a second of its start did so on a busy machine.
+  const slowWorker = new URL('./fixtures/slow-load-worker.mjs', import.meta.url);
+
+  /** Runs `body` with the fixture's threads taking 600 ms to load; returns the lines they wrote once loaded. */
+  async function loadMarks(body: () => Promise<void>): Promise<string> {
     const dir = mkdtempSync(join(tmpdir(), 'dp-slow-load-'));
     const mark = join(dir, 'loaded');
     process.env.DP_SLOW_LOAD_MARK = mark;
     process.env.DP_SLOW_LOAD_MS = '600';
     try {
-      const pool = new SolverPool({ filename: new URL('./fixtures/slow-load-worker.mjs', import.meta.url), threads: 2 });
-      pool.warm();
-      await new Promise((resolve) => setTimeout(resolve, 100)); // both threads are in their 600 ms load
-      await pool.destroy();
-      // terminated mid-load, neither thread would have written its line
-      expect(readFileSync(mark, 'utf8')).toBe('loaded\nloaded\n');
+      await body();
+      return existsSync(mark) ? readFileSync(mark, 'utf8') : '';
     } finally {
       delete process.env.DP_SLOW_LOAD_MARK;
       delete process.env.DP_SLOW_LOAD_MS;
       rmSync(dir, { recursive: true, force: true });
     }
+  }
+
+  it('waits for each thread to finish loading its module before it stops the threads', async () => {
+    const marks = await loadMarks(async () => {
+      const pool = new SolverPool({ filename: slowWorker, threads: 2 });
+      pool.warm();
+      await new Promise((resolve) => setTimeout(resolve, 100)); // both threads are in their 600 ms load
+      await pool.destroy();
+    });
+    // terminated mid-load, neither thread would have written its line
+    expect(marks).toBe('loaded\nloaded\n');
   });
 
   it('also waits for a thread started later, the replacement of one that died', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dp-slow-load-'));
-    const mark = join(dir, 'loaded');
-    process.env.DP_SLOW_LOAD_MARK = mark;
-    process.env.DP_SLOW_LOAD_MS = '600';
-    try {
-      const pool = new SolverPool({ filename: new URL('./fixtures/slow-load-worker.mjs', import.meta.url), threads: 1 });
+    const marks = await loadMarks(async () => {
+      const pool = new SolverPool({ filename: slowWorker, threads: 1 });
       expect((await pool.run({ problem: problem('fine'), options: {} })).routes).toEqual([]); // loaded
       expect((await failure(pool.run({ problem: problem('crash'), options: {} }))).kind).toBe('crashed');
       await new Promise((resolve) => setTimeout(resolve, 100)); // the replacement is in its 600 ms load
       await pool.destroy();
-      expect(readFileSync(mark, 'utf8')).toBe('loaded\nloaded\n');
-    } finally {
-      delete process.env.DP_SLOW_LOAD_MARK;
-      delete process.env.DP_SLOW_LOAD_MS;
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
+    expect(marks).toBe('loaded\nloaded\n');
   });
 
   it('a pool that never started a thread is destroyed at once', async () => {
-    const pool = new SolverPool({ filename: new URL('./fixtures/slow-load-worker.mjs', import.meta.url), threads: 2 });
+    const pool = new SolverPool({ filename: slowWorker, threads: 2 });
     await pool.destroy();
     await expect(pool.run({ problem: problem('unassign'), options: {} })).rejects.toMatchObject({ kind: 'aborted' });
   });
