@@ -33,7 +33,9 @@ export interface SolverPoolOptions {
 
 /**
  * What a Piscina thread posts once its task module has loaded (piscina's `READY` message,
- * piscina/dist/common.js): until then the thread is still loading and linking the module graph.
+ * piscina/dist/common.js, not exported): until then the thread is still loading and linking the
+ * module graph. Should a piscina upgrade rename it, `destroy` would wait LOAD_WAIT_MS for threads
+ * that loaded long ago; test/pool/pool.test.ts's first slow-load test then runs past its timeout.
  */
 const PISCINA_READY = '_WORKER_READY';
 
