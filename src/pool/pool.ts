@@ -35,9 +35,9 @@ export interface SolverPoolOptions {
  * What a Piscina thread posts once its task module has loaded (piscina's `READY` message,
  * piscina/dist/common.js, not exported): until then the thread is still loading and linking the
  * module graph. Should a piscina upgrade rename it, `destroy` would wait LOAD_WAIT_MS for threads
- * that loaded long ago; test/pool/pool.test.ts's first slow-load test then runs past its timeout.
+ * that loaded long ago: test/pool/pool.test.ts compares it with the installed piscina's.
  */
-const PISCINA_READY = '_WORKER_READY';
+export const PISCINA_READY = '_WORKER_READY';
 
 /** How long `destroy` waits for a thread still loading its module before it stops it anyway. */
 const LOAD_WAIT_MS = 10_000;

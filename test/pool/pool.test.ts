@@ -2,7 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SolverPool } from '../../src/pool/pool.js';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { PISCINA_READY, SolverPool } from '../../src/pool/pool.js';
 import type { ProblemInput } from '../../src/model/input.js';
 import { failure } from '../helpers/pool-failure.js';
 
@@ -98,6 +100,13 @@ describe('SolverPool.destroy while its threads are still loading', () => {
       await pool.destroy();
     });
     expect(marks).toBe('loaded\nloaded\n');
+  });
+
+  it("knows a thread has loaded by the installed piscina's own ready message", () => {
+    // piscina does not export it: read from its file (the package's main sits beside it)
+    const require = createRequire(import.meta.url);
+    const common = require(join(dirname(require.resolve('piscina')), 'common.js')) as { READY: string };
+    expect(PISCINA_READY).toBe(common.READY);
   });
 
   it('a pool that never started a thread is destroyed at once', async () => {
