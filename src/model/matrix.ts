@@ -14,6 +14,81 @@ export interface Matrix {
   size: number;
   distance: Float64Array;
   duration: Float64Array;
+  /**
+   * Row of each input location (`index[location]`), when the rows are not in input order (see
+   * `locationOrder`); absent: location i is row i.
+   */
+  index?: Int32Array;
+}
+
+/** Side of the grid the Hilbert curve of `locationOrder` runs on (2^16 cells a side). */
+const HILBERT_BITS = 16;
+
+/** Position of cell (x, y) along the Hilbert curve over a 2^bits square (0 <= x, y < 2^bits). */
+export function hilbertIndex(x: number, y: number, bits = HILBERT_BITS): number {
+  let d = 0;
+  for (let s = 2 ** (bits - 1); s >= 1; s /= 2) {
+    const rx = x >= s ? 1 : 0;
+    const ry = y >= s ? 1 : 0;
+    if (rx) x -= s;
+    if (ry) y -= s;
+    d += s * s * ((3 * rx) ^ ry);
+    // rotate the quadrant so the curve stays continuous
+    if (ry === 0) {
+      if (rx === 1) {
+        x = s - 1 - x;
+        y = s - 1 - y;
+      }
+      const t = x;
+      x = y;
+      y = t;
+    }
+  }
+  return d;
+}
+
+/**
+ * Rows for the locations in the order of a Hilbert curve through their coordinates (`index[loc]`),
+ * or undefined when the matrix does not say where its locations are. Locations near each other
+ * then have nearby rows, and the entries a search reads (between near locations) sit in a few
+ * cache lines of each row instead of all over it: on the 500-order city (two 2 MB matrices,
+ * 1 MB of L2 cache a core) the same search runs about 8 % faster (bench/RESULTS.md, session 24).
+ * Only the layout changes: every entry keeps its value.
+ */
+export function locationOrder(m: MatrixInput): Int32Array | undefined {
+  const c = m.coordinates;
+  if (c === undefined || c.length < 2) return undefined;
+  const n = c.length;
+  // plane coordinates: x east, y north (lat/lon projected equirectangularly)
+  const xs = new Float64Array(n);
+  const ys = new Float64Array(n);
+  let kx = 1;
+  if (m.kind !== 'euclidean') {
+    let lat0 = 0;
+    for (const [lat] of c) lat0 += lat / n;
+    kx = Math.cos((lat0 * Math.PI) / 180);
+  }
+  for (let i = 0; i < n; i++) {
+    xs[i] = m.kind === 'euclidean' ? c[i][0] : c[i][1] * kx;
+    ys[i] = m.kind === 'euclidean' ? c[i][1] : c[i][0];
+  }
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (let i = 0; i < n; i++) {
+    minX = Math.min(minX, xs[i]);
+    maxX = Math.max(maxX, xs[i]);
+    minY = Math.min(minY, ys[i]);
+    maxY = Math.max(maxY, ys[i]);
+  }
+  const side = Math.max(maxX - minX, maxY - minY);
+  if (!(side > 0) || !Number.isFinite(side)) return undefined;
+  const cells = 2 ** HILBERT_BITS;
+  const cell = (v: number, lo: number) => Math.min(cells - 1, Math.floor(((v - lo) / side) * cells));
+  const key = new Float64Array(n);
+  for (let i = 0; i < n; i++) key[i] = hilbertIndex(cell(xs[i], minX), cell(ys[i], minY));
+  const byCurve = Array.from({ length: n }, (_, i) => i).sort((a, b) => key[a] - key[b] || a - b);
+  const index = new Int32Array(n);
+  byCurve.forEach((loc, row) => (index[loc] = row));
+  return index;
 }
 
 /** floor(10 d) / 10, guarded against 0.3 being stored as 0.29999999. */
@@ -27,13 +102,17 @@ export function matrixSize(m: MatrixInput): number {
 
 /**
  * Fills `into` (zeroed arrays of size^2, e.g. over a SharedArrayBuffer: see shared-matrix.ts) or
- * new arrays. Only the diagonal is left unwritten, so it stays 0.
+ * new arrays. Only the diagonal is left unwritten, so it stays 0. With `index` (a permutation of
+ * the locations, e.g. `locationOrder`), location i's row and column are index[i]; the values are
+ * computed exactly as without it (the same pairs, the same direction).
  */
-export function buildMatrix(m: MatrixInput, into?: Matrix): Matrix {
+export function buildMatrix(m: MatrixInput, into?: Matrix, index?: Int32Array): Matrix {
   const n = matrixSize(m);
   if (into !== undefined && into.size !== n) throw new RangeError(`buildMatrix: the target holds ${into.size} locations, the input ${n}`);
+  if (index !== undefined && index.length !== n) throw new RangeError(`buildMatrix: the index holds ${index.length} locations, the input ${n}`);
   const distance = into?.distance ?? new Float64Array(n * n);
   const duration = into?.duration ?? new Float64Array(n * n);
+  const at = index ?? identity(n);
   if (m.kind === 'euclidean') {
     const speed = m.speed ?? 1;
     const round = m.rounding === 'trunc1';
@@ -43,8 +122,10 @@ export function buildMatrix(m: MatrixInput, into?: Matrix): Matrix {
         const [xj, yj] = m.coordinates[j];
         let d = Math.sqrt((xi - xj) * (xi - xj) + (yi - yj) * (yi - yj));
         if (round) d = trunc1(d);
-        distance[i * n + j] = distance[j * n + i] = d;
-        duration[i * n + j] = duration[j * n + i] = d / speed;
+        const ij = at[i] * n + at[j];
+        const ji = at[j] * n + at[i];
+        distance[ij] = distance[ji] = d;
+        duration[ij] = duration[ji] = d / speed;
       }
     }
   } else if (m.kind === 'haversine') {
@@ -56,8 +137,10 @@ export function buildMatrix(m: MatrixInput, into?: Matrix): Matrix {
         const [latj, lonj] = m.coordinates[j];
         // turf takes [lon, lat]
         const d = turfDistance([loni, lati], [lonj, latj], { units: 'meters' }) * factor;
-        distance[i * n + j] = distance[j * n + i] = d;
-        duration[i * n + j] = duration[j * n + i] = d / metresPerSecond;
+        const ij = at[i] * n + at[j];
+        const ji = at[j] * n + at[i];
+        distance[ij] = distance[ji] = d;
+        duration[ij] = duration[ji] = d / metresPerSecond;
       }
     }
   } else {
@@ -69,10 +152,17 @@ export function buildMatrix(m: MatrixInput, into?: Matrix): Matrix {
         const d = drow[j];
         const t = trow[j];
         const missing = d === null || t === null || d === undefined || t === undefined;
-        distance[i * n + j] = missing ? NO_ROAD : d;
-        duration[i * n + j] = missing ? NO_ROAD : t;
+        const ij = at[i] * n + at[j];
+        distance[ij] = missing ? NO_ROAD : d;
+        duration[ij] = missing ? NO_ROAD : t;
       }
     }
   }
-  return { size: n, distance, duration };
+  return index === undefined ? { size: n, distance, duration } : { size: n, distance, duration, index };
+}
+
+function identity(n: number): Int32Array {
+  const a = new Int32Array(n);
+  for (let i = 0; i < n; i++) a[i] = i;
+  return a;
 }

@@ -3,7 +3,7 @@
  * arrays; the input objects stay reachable for export.
  */
 import type { Objective, ProblemInput } from './input.js';
-import { buildMatrix, NO_ROAD, type Matrix } from './matrix.js';
+import { buildMatrix, locationOrder, NO_ROAD, type Matrix } from './matrix.js';
 
 /** Stands in for an absent time window or limit: finite, so segment arithmetic stays exact. */
 export const HORIZON = 1e15;
@@ -34,7 +34,10 @@ export interface Problem {
   /** Some vehicle may make more than one trip. */
   hasReloads: boolean;
   orderIds: string[];
+  /** Matrix row of each node's location (the input's location through `matrix.index`). */
   oLoc: Int32Array;
+  /** The input's location of each matrix row (what results report): the inverse of `matrix.index`. */
+  rowLocation: Int32Array;
   oW: Float64Array;
   oV: Float64Array;
   oService: Float64Array;
@@ -79,10 +82,16 @@ export class ProblemError extends Error {
   override name = 'ProblemError';
 }
 
-export function buildProblem(input: ProblemInput, matrix: Matrix = buildMatrix(input.matrix)): Problem {
+/**
+ * The internal problem of a validated input. Its locations (`oLoc`, `vStartLoc`, `vEndLoc`) are
+ * rows of `matrix`: without a matrix given, one laid out by `locationOrder` (near locations on near
+ * rows); with one, through its `index` when it has one.
+ */
+export function buildProblem(input: ProblemInput, matrix: Matrix = buildMatrix(input.matrix, undefined, locationOrder(input.matrix))): Problem {
   const nLoc = matrix.size;
+  const row = matrix.index;
   const depotLoc = new Map<string, number>();
-  for (const d of input.depots) depotLoc.set(d.id, d.location);
+  for (const d of input.depots) depotLoc.set(d.id, row === undefined ? d.location : row[d.location]);
 
   const nOrders = input.orders.length;
   let nReloads = 0;
@@ -95,7 +104,7 @@ export function buildProblem(input: ProblemInput, matrix: Matrix = buildMatrix(i
   const oEarly = new Float64Array(nNodes);
   const oLate = new Float64Array(nNodes);
   input.orders.forEach((o, i) => {
-    oLoc[i] = o.location;
+    oLoc[i] = row === undefined ? o.location : row[o.location];
     oW[i] = o.weight;
     oV[i] = o.volume;
     oService[i] = o.serviceTime;
@@ -172,6 +181,9 @@ export function buildProblem(input: ProblemInput, matrix: Matrix = buildMatrix(i
     });
   });
 
+  const rowLocation = new Int32Array(nLoc);
+  for (let i = 0; i < nLoc; i++) rowLocation[row === undefined ? i : row[i]] = i;
+
   const symmetric = isSymmetric(matrix.distance, nLoc);
   const durSymmetric = isSymmetric(matrix.duration, nLoc);
 
@@ -191,6 +203,7 @@ export function buildProblem(input: ProblemInput, matrix: Matrix = buildMatrix(i
     hasReloads: nNodes > nOrders,
     orderIds: input.orders.map((o) => o.id),
     oLoc,
+    rowLocation,
     oW,
     oV,
     oService,

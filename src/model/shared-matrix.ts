@@ -16,7 +16,7 @@
  * is not validated again (the builder validated the full input; the other fields are the same).
  */
 import type { MatrixInput, ProblemInput } from './input.js';
-import { buildMatrix, type Matrix } from './matrix.js';
+import { buildMatrix, locationOrder, type Matrix } from './matrix.js';
 
 /** Plain data: structured clone passes the buffers by reference, so every thread sees one copy. */
 export interface SharedMatrix {
@@ -27,6 +27,12 @@ export interface SharedMatrix {
   state: SharedArrayBuffer;
   distance: SharedArrayBuffer;
   duration: SharedArrayBuffer;
+  /**
+   * Int32Array: the row of each location (`Matrix.index`), written by the builder when it laid the
+   * rows out by `locationOrder` (state word LAYOUT set): the waiters take the builder's layout
+   * rather than work it out again, so they cannot disagree with it.
+   */
+  rows: SharedArrayBuffer;
 }
 
 /** The shared matrix as one task sees it. */
@@ -39,6 +45,8 @@ export interface SharedMatrixRef extends SharedMatrix {
 
 const STATUS = 0;
 const BUILDS = 1;
+/** 1 when the builder laid the rows out by `locationOrder` (the layout is in `rows`). */
+const LAYOUT = 2;
 const UNCLAIMED = 0;
 const READY = -1;
 const FAILED = -2;
@@ -56,12 +64,18 @@ export class SharedMatrixError extends Error {
 export function allocateSharedMatrix(size: number): SharedMatrix {
   if (!Number.isInteger(size) || size < 0) throw new RangeError(`allocateSharedMatrix: bad size ${size}`);
   const bytes = 8 * size * size;
-  return { size, state: new SharedArrayBuffer(8), distance: new SharedArrayBuffer(bytes), duration: new SharedArrayBuffer(bytes) };
+  return {
+    size,
+    state: new SharedArrayBuffer(12),
+    distance: new SharedArrayBuffer(bytes),
+    duration: new SharedArrayBuffer(bytes),
+    rows: new SharedArrayBuffer(4 * size),
+  };
 }
 
 export function sharedMatrixRef(shared: SharedMatrix, token: number, inputOmitted: boolean): SharedMatrixRef {
   if (!Number.isInteger(token) || token <= 0) throw new RangeError(`sharedMatrixRef: the token must be a positive integer (${token})`);
-  return { size: shared.size, state: shared.state, distance: shared.distance, duration: shared.duration, token, inputOmitted };
+  return { size: shared.size, state: shared.state, distance: shared.distance, duration: shared.duration, rows: shared.rows, token, inputOmitted };
 }
 
 /**
@@ -83,8 +97,10 @@ export function sharedMatrixReady(shared: SharedMatrix): boolean {
   return Atomics.load(new Int32Array(shared.state), STATUS) === READY;
 }
 
-function views(shared: SharedMatrix): Matrix {
-  return { size: shared.size, distance: new Float64Array(shared.distance), duration: new Float64Array(shared.duration) };
+function views(shared: SharedMatrix, index: Int32Array | undefined): Matrix {
+  const m: Matrix = { size: shared.size, distance: new Float64Array(shared.distance), duration: new Float64Array(shared.duration) };
+  if (index !== undefined) m.index = index;
+  return m;
 }
 
 function markFailed(state: Int32Array, from: number): boolean {
@@ -114,7 +130,15 @@ export function obtainSharedMatrix(ref: SharedMatrixRef, input: MatrixInput, opt
   const state = new Int32Array(ref.state);
   if (!ref.inputOmitted && Atomics.compareExchange(state, STATUS, UNCLAIMED, ref.token) === UNCLAIMED) {
     try {
-      const m = buildMatrix(input, views(ref));
+      const layout = locationOrder(input);
+      let index: Int32Array | undefined;
+      if (layout !== undefined) {
+        if (layout.length !== ref.size) throw new RangeError(`the matrix input has ${layout.length} locations, the shared matrix ${ref.size}`);
+        index = new Int32Array(ref.rows);
+        index.set(layout);
+        Atomics.store(state, LAYOUT, 1);
+      }
+      const m = buildMatrix(input, views(ref, undefined), index);
       Atomics.add(state, BUILDS, 1);
       Atomics.store(state, STATUS, READY);
       Atomics.notify(state, STATUS);
@@ -130,10 +154,10 @@ export function obtainSharedMatrix(ref: SharedMatrixRef, input: MatrixInput, opt
     Atomics.wait(state, STATUS, status, WAIT_SLICE_MS);
     status = Atomics.load(state, STATUS);
   }
-  if (status === READY) return views(ref);
+  if (status === READY) return views(ref, Atomics.load(state, LAYOUT) === 1 ? new Int32Array(ref.rows) : undefined);
   const why = status === FAILED ? 'its builder failed' : 'it was not ready in time';
   if (ref.inputOmitted) throw new SharedMatrixError(`the shared matrix of this solve was not built (${why}), and this task has no matrix input of its own`);
   // a private copy: the same values, so the same search
   Atomics.add(state, BUILDS, 1);
-  return buildMatrix(input);
+  return buildMatrix(input, undefined, locationOrder(input));
 }

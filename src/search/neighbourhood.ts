@@ -42,12 +42,14 @@ export function spatialCandidates(p: Problem, m: number): Int32Array[] | null {
   const n = p.nOrders;
   const xy = new Float64Array(2 * n);
   let lat0 = 0;
-  if (mat.kind === 'haversine') for (let o = 0; o < n; o++) lat0 += mat.coordinates[p.oLoc[o]][0] / Math.max(1, n);
+  // the input's locations (p.oLoc holds matrix rows, laid out in another order)
+  const orders = p.input.orders;
+  if (mat.kind === 'haversine') for (let o = 0; o < n; o++) lat0 += mat.coordinates[orders[o].location][0] / Math.max(1, n);
   const kx = mat.kind === 'haversine' ? Math.cos((lat0 * Math.PI) / 180) : 1;
   const items: Item[] = [];
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (let o = 0; o < n; o++) {
-    const c = mat.coordinates[p.oLoc[o]];
+    const c = mat.coordinates[orders[o].location];
     const x = mat.kind === 'haversine' ? c[1] * kx : c[0];
     const y = mat.kind === 'haversine' ? c[0] : c[1];
     xy[2 * o] = x;

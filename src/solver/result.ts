@@ -37,7 +37,7 @@ export function exportRoutes(p: Problem, sol: SearchSolution): RouteResult[] {
         const departure = arrival + p.oService[o];
         reloads.push({
           depotId: p.input.vehicles[v].startDepot,
-          location: L,
+          location: p.rowLocation[L],
           after: stops.length,
           arrival,
           departure,
@@ -54,7 +54,7 @@ export function exportRoutes(p: Problem, sol: SearchSolution): RouteResult[] {
       remV -= p.oV[o];
       stops.push({
         orderId: p.orderIds[o],
-        location: L,
+        location: p.rowLocation[L],
         arrival,
         start: begin,
         departure,

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { buildMatrix, NO_ROAD, trunc1 } from '../../src/model/matrix.js';
+import type { MatrixInput } from '../../src/model/input.js';
+import { buildMatrix, hilbertIndex, locationOrder, NO_ROAD, trunc1 } from '../../src/model/matrix.js';
 import { buildProblem } from '../../src/model/problem.js';
+import { solve } from '../../src/solver/solve.js';
+import { assertFeasible } from '../helpers/checker.js';
+import { randomProblem } from '../helpers/problems.js';
 
 describe('matrices', () => {
   it('euclidean, with and without trunc1, at a speed', () => {
@@ -47,5 +51,82 @@ describe('matrices', () => {
     expect(p.symmetric).toBe(false);
     expect(Array.from(p.vClass)).toEqual([0, 0, 1]);
     expect(Array.from(p.compat)).toEqual([0, 0, 1]);
+  });
+
+  it('the Hilbert curve visits every cell of the square once, each next to the one before', () => {
+    const bits = 4;
+    const side = 2 ** bits;
+    const at = new Map<number, [number, number]>();
+    for (let x = 0; x < side; x++) for (let y = 0; y < side; y++) at.set(hilbertIndex(x, y, bits), [x, y]);
+    expect([...at.keys()].sort((a, b) => a - b)).toEqual(Array.from({ length: side * side }, (_, d) => d));
+    for (let d = 1; d < side * side; d++) {
+      const [x0, y0] = at.get(d - 1)!;
+      const [x1, y1] = at.get(d)!;
+      expect(Math.abs(x1 - x0) + Math.abs(y1 - y0)).toBe(1);
+    }
+  });
+
+  it('locationOrder: a permutation that puts near locations on near rows; none without coordinates', () => {
+    // a shuffled 8 x 8 grid: along the rows, each location is next to the one before
+    const cells: Array<[number, number]> = [];
+    for (let x = 0; x < 8; x++) for (let y = 0; y < 8; y++) cells.push([x * 10, y * 10]);
+    for (let i = cells.length - 1; i > 0; i--) {
+      const j = (i * 37 + 11) % (i + 1);
+      [cells[i], cells[j]] = [cells[j], cells[i]];
+    }
+    const index = locationOrder({ kind: 'euclidean', coordinates: cells })!;
+    expect([...index].sort((a, b) => a - b)).toEqual(cells.map((_, i) => i));
+    const byRow: Array<[number, number]> = [];
+    index.forEach((row, loc) => (byRow[row] = cells[loc]));
+    for (let r = 1; r < byRow.length; r++) expect(Math.hypot(byRow[r][0] - byRow[r - 1][0], byRow[r][1] - byRow[r - 1][1])).toBe(10);
+    // haversine: lat/lon; explicit only with coordinates
+    expect(locationOrder({ kind: 'haversine', coordinates: [[52.6, 13.9], [52.4, 13.1]], speedKmh: 30 })).toEqual(new Int32Array([1, 0]));
+    expect(locationOrder({ kind: 'explicit', distance: [[0, 1], [1, 0]], duration: [[0, 1], [1, 0]] })).toBeUndefined();
+    expect(locationOrder({ kind: 'explicit', distance: [[0, 1], [1, 0]], duration: [[0, 1], [1, 0]], coordinates: [[52.6, 13.9], [52.4, 13.1]] })).toEqual(new Int32Array([1, 0]));
+    // all in one place: nothing to lay out
+    expect(locationOrder({ kind: 'euclidean', coordinates: [[1, 1], [1, 1]] })).toBeUndefined();
+  });
+
+  it('a laid-out matrix holds every entry of the plain one, bit for bit, at its rows', () => {
+    const inputs: MatrixInput[] = [
+      { kind: 'euclidean', coordinates: [[0, 0], [9, 1], [3, 4], [7, 7], [1, 8]], rounding: 'trunc1', speed: 2 },
+      { kind: 'haversine', coordinates: [[52.52, 13.4], [52.4, 13.05], [52.61, 13.2], [52.45, 13.6]], speedKmh: 30 },
+      {
+        kind: 'explicit',
+        distance: [[0, 5, null], [4, 0, 7], [3, 2, 0]],
+        duration: [[0, 1, 2], [3, 0, null], [5, 6, 0]],
+        coordinates: [[52.5, 13.9], [52.6, 13.9], [52.4, 13.1]],
+      },
+    ];
+    for (const m of inputs) {
+      const plain = buildMatrix(m);
+      const index = locationOrder(m)!;
+      expect(Array.from(index)).not.toEqual(Array.from(index, (_, i) => i));
+      const laid = buildMatrix(m, undefined, index);
+      expect(laid.index).toBe(index);
+      const n = plain.size;
+      for (let i = 0; i < n; i++)
+        for (let j = 0; j < n; j++) {
+          expect(laid.distance[index[i] * n + index[j]]).toBe(plain.distance[i * n + j]);
+          expect(laid.duration[index[i] * n + index[j]]).toBe(plain.duration[i * n + j]);
+        }
+    }
+  });
+
+  it('a solve on the laid-out matrix reports the input locations and finds the same routes as on the plain one', () => {
+    for (const seed of [3, 4]) {
+      const input = randomProblem({ orders: 60, vehicles: 4, seed, windows: true });
+      const index = locationOrder(input.matrix)!;
+      expect(Array.from(index)).not.toEqual(Array.from(index, (_, i) => i));
+      const p = buildProblem(input);
+      input.orders.forEach((o, i) => expect(p.oLoc[i]).toBe(index[o.location]));
+      const laid = solve(input, { iterations: 200, seed });
+      const plain = solve(input, { iterations: 200, seed }, { matrix: (m) => buildMatrix(m) });
+      assertFeasible(input, laid);
+      expect(laid.routes).toEqual(plain.routes);
+      expect(laid.distance).toBe(plain.distance);
+      const where = new Map(input.orders.map((o) => [o.id, o.location]));
+      for (const r of laid.routes) for (const s of r.stops) expect(s.location).toBe(where.get(s.orderId));
+    }
   });
 });

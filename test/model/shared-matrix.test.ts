@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MatrixInput, ProblemInput } from '../../src/model/input.js';
-import { buildMatrix } from '../../src/model/matrix.js';
+import { buildMatrix, locationOrder } from '../../src/model/matrix.js';
 import {
   allocateSharedMatrix,
   obtainSharedMatrix,
@@ -16,17 +16,24 @@ import {
 // it on real worker threads).
 const coords: MatrixInput = { kind: 'euclidean', coordinates: [[0, 0], [3, 4], [6, 8], [1, 1]], rounding: 'trunc1', speed: 2 };
 const explicit: MatrixInput = { kind: 'explicit', distance: [[0, 1, null], [2, 0, 3], [4, 5, 0]], duration: [[0, 2, 2], [null, 0, 1], [1, 1, 0]] };
+// where the locations are: the rows are laid out along a Hilbert curve (location 2 first here)
+const placed: MatrixInput = { ...explicit, coordinates: [[52.5, 13.9], [52.6, 13.9], [52.4, 13.1]] };
 
 describe('the shared matrix', () => {
   it('the first task with the input builds into the shared buffers; the next one reads them', () => {
-    for (const input of [coords, explicit]) {
+    for (const input of [coords, explicit, placed]) {
       const n = input.kind === 'explicit' ? input.distance.length : input.coordinates.length;
       const shared = allocateSharedMatrix(n);
       const a = obtainSharedMatrix(sharedMatrixRef(shared, 1, false), input);
+      // the waiter's input says nothing of where the locations are: it takes the builder's layout
       const b = obtainSharedMatrix(sharedMatrixRef(shared, 2, true), { kind: 'explicit', distance: [], duration: [] });
-      const own = buildMatrix(input);
+      const own = buildMatrix(input, undefined, locationOrder(input));
       expect(Array.from(a.distance)).toEqual(Array.from(own.distance));
       expect(Array.from(a.duration)).toEqual(Array.from(own.duration));
+      expect(a.index).toEqual(own.index);
+      expect(b.index).toEqual(own.index);
+      expect(own.index === undefined).toBe(input === explicit);
+      if (input === placed) expect(Array.from(own.index!)).toEqual([2, 1, 0]);
       expect(a.distance.buffer).toBe(shared.distance);
       expect(b.distance.buffer).toBe(shared.distance);
       expect(b.duration.buffer).toBe(shared.duration);

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ProblemInput, SolveOptions, SolveResult } from '../../src/model/input.js';
-import { buildMatrix } from '../../src/model/matrix.js';
+import { buildMatrix, locationOrder } from '../../src/model/matrix.js';
 import { allocateSharedMatrix, omitMatrixInput, sharedMatrixBuilds, sharedMatrixRef, type SharedMatrix } from '../../src/model/shared-matrix.js';
 import type { SolveTask } from '../../src/pool/messages.js';
 import { PoolTaskError, SolverPool } from '../../src/pool/pool.js';
@@ -54,8 +54,9 @@ describe('one matrix shared by the threads of a solve', () => {
       const options = [1, 2].map((seed): SolveOptions => ({ iterations: 300, seed }));
       const results = await Promise.all(options.map((o, i) => pool.run(task(p, shared, i, o))));
       expect(sharedMatrixBuilds(shared)).toBe(1);
-      // the arrays this thread allocated hold the matrix the worker built
-      const own = buildMatrix(p.matrix);
+      // the arrays this thread allocated hold the matrix the worker built (laid out as a solve
+      // lays out its own)
+      const own = buildMatrix(p.matrix, undefined, locationOrder(p.matrix));
       expect(Array.from(new Float64Array(shared.distance))).toEqual(Array.from(own.distance));
       expect(Array.from(new Float64Array(shared.duration))).toEqual(Array.from(own.duration));
       results.forEach((r, i) => expectSameAsUnshared(p, options[i], r));

@@ -18,7 +18,7 @@ describe('granular neighbourhoods', () => {
 
   it('the rbush candidates are the truly nearest orders', () => {
     const cand = spatialCandidates(p, 20)!;
-    const c = (o: number) => (p.input.matrix as { coordinates: Array<[number, number]> }).coordinates[p.oLoc[o]];
+    const c = (o: number) => (p.input.matrix as { coordinates: Array<[number, number]> }).coordinates[p.input.orders[o].location];
     for (const o of [0, 17, 150, 299]) {
       const d = (j: number) => Math.hypot(c(o)[0] - c(j)[0], c(o)[1] - c(j)[1]);
       const brute = Array.from({ length: p.nOrders }, (_, j) => j)
