@@ -52,8 +52,9 @@ export function hilbertIndex(x: number, y: number, bits = HILBERT_BITS): number 
  * or undefined when the matrix does not say where its locations are. Locations near each other
  * then have nearby rows, and the entries a search reads (between near locations) sit in a few
  * cache lines of each row instead of all over it: on the 500-order city (two 2 MB matrices,
- * 1 MB of L2 cache a core) the same search runs about 8 % faster (bench/RESULTS.md, session 24).
- * Only the layout changes: every entry keeps its value.
+ * 1 MB of L2 cache a core) the same search runs 8-13 % faster, 17 % on one of its depot halves,
+ * 9.5 % on Homberger 1000 (bench/RESULTS.md, session 24). Only the layout changes: every entry
+ * keeps its value.
  */
 export function locationOrder(m: MatrixInput): Int32Array | undefined {
   const c = m.coordinates;
