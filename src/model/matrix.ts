@@ -57,39 +57,41 @@ export function hilbertIndex(x: number, y: number, bits = HILBERT_BITS): number 
  * keeps its value.
  */
 export function locationOrder(m: MatrixInput): Int32Array | undefined {
-  const c = m.coordinates;
-  if (c === undefined || c.length < 2) return undefined;
-  const n = c.length;
-  // plane coordinates: x east, y north (lat/lon projected equirectangularly)
-  const xs = new Float64Array(n);
-  const ys = new Float64Array(n);
-  let kx = 1;
-  if (m.kind !== 'euclidean') {
-    let lat0 = 0;
-    for (const [lat] of c) lat0 += lat / n;
-    kx = Math.cos((lat0 * Math.PI) / 180);
-  }
-  for (let i = 0; i < n; i++) {
-    xs[i] = m.kind === 'euclidean' ? c[i][0] : c[i][1] * kx;
-    ys[i] = m.kind === 'euclidean' ? c[i][1] : c[i][0];
-  }
+  const xy = planeCoordinates(m);
+  if (xy === null || xy.length < 2) return undefined;
+  const n = xy.length;
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-  for (let i = 0; i < n; i++) {
-    minX = Math.min(minX, xs[i]);
-    maxX = Math.max(maxX, xs[i]);
-    minY = Math.min(minY, ys[i]);
-    maxY = Math.max(maxY, ys[i]);
+  for (const [x, y] of xy) {
+    minX = Math.min(minX, x);
+    maxX = Math.max(maxX, x);
+    minY = Math.min(minY, y);
+    maxY = Math.max(maxY, y);
   }
   const side = Math.max(maxX - minX, maxY - minY);
   if (!(side > 0) || !Number.isFinite(side)) return undefined;
   const cells = 2 ** HILBERT_BITS;
   const cell = (v: number, lo: number) => Math.min(cells - 1, Math.floor(((v - lo) / side) * cells));
   const key = new Float64Array(n);
-  for (let i = 0; i < n; i++) key[i] = hilbertIndex(cell(xs[i], minX), cell(ys[i], minY));
+  for (let i = 0; i < n; i++) key[i] = hilbertIndex(cell(xy[i][0], minX), cell(xy[i][1], minY));
   const byCurve = Array.from({ length: n }, (_, i) => i).sort((a, b) => key[a] - key[b] || a - b);
   const index = new Int32Array(n);
   byCurve.forEach((loc, row) => (index[loc] = row));
   return index;
+}
+
+/**
+ * Plane coordinates of every matrix location, x east and y north (lat/lon projected
+ * equirectangularly about their mean latitude, for haversine and for an explicit matrix that says
+ * where its locations are), or null without coordinates.
+ */
+export function planeCoordinates(m: MatrixInput): Array<[number, number]> | null {
+  if (m.kind === 'euclidean') return m.coordinates.map(([x, y]) => [x, y]);
+  const latLon = m.coordinates;
+  if (latLon === undefined) return null;
+  let lat0 = 0;
+  for (const [lat] of latLon) lat0 += lat / Math.max(1, latLon.length);
+  const kx = Math.cos((lat0 * Math.PI) / 180);
+  return latLon.map(([lat, lon]) => [lon * kx, lat]);
 }
 
 /** floor(10 d) / 10, guarded against 0.3 being stored as 0.29999999. */

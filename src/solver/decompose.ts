@@ -12,6 +12,7 @@
  * Pure: problems in, problems and results out; `solveParallel` runs the parts on its threads.
  */
 import type { ProblemInput, SolveOptions, SolveResult } from '../model/input.js';
+import { planeCoordinates } from '../model/matrix.js';
 
 /** From this many orders on, the threads of one solve may work on sectors of the routes. */
 export const DECOMPOSE_FROM = 600;
@@ -81,21 +82,6 @@ export interface Part {
 }
 
 /**
- * Plane coordinates of every matrix location (lat/lon projected equirectangularly, for haversine
- * and for an explicit matrix that says where its locations are), or null without coordinates.
- */
-function planeCoordinates(input: ProblemInput): Array<[number, number]> | null {
-  const m = input.matrix;
-  if (m.kind === 'euclidean') return m.coordinates.map(([x, y]) => [x, y]);
-  const latLon = m.coordinates;
-  if (latLon === undefined) return null;
-  let lat0 = 0;
-  for (const [lat] of latLon) lat0 += lat / Math.max(1, latLon.length);
-  const kx = Math.cos((lat0 * Math.PI) / 180);
-  return latLon.map(([lat, lon]) => [lon * kx, lat]);
-}
-
-/**
  * The day cut in two by depot, for the first epoch of a cooperating solve (cooperate.ts): when the
  * vehicles start from two depots or more, the two start depots farthest apart anchor the halves and
  * every other start depot joins the nearer anchor; each order goes to the half of its nearest start
@@ -104,7 +90,7 @@ function planeCoordinates(input: ProblemInput): Array<[number, number]> | null {
  * serve all its orders (capacity, features): what it leaves out goes back in on the whole day.
  */
 export function depotHalves(input: ProblemInput): [ProblemInput, ProblemInput] | null {
-  const xy = planeCoordinates(input);
+  const xy = planeCoordinates(input.matrix);
   if (xy === null) return null;
   const depotLoc = new Map(input.depots.map((d) => [d.id, d.location]));
   const starts = [...new Set(input.vehicles.map((v) => v.startDepot))].filter((id) => depotLoc.has(id));
@@ -149,7 +135,7 @@ export function canDecompose(input: ProblemInput, options: SolveOptions, threads
   if (threads < 2 || input.orders.length < from) return false;
   if ((options.objective ?? 'distance') === 'vehicles') return false;
   if (input.vehicles.some((v) => (v.maxTrips ?? 1) > 1)) return false;
-  return planeCoordinates(input) !== null;
+  return planeCoordinates(input.matrix) !== null;
 }
 
 interface Centred {
@@ -160,7 +146,7 @@ interface Centred {
 
 /** The used routes of `from` with the centres of their orders; null when the cut cannot be made. */
 function routeCentres(input: ProblemInput, from: SolveResult, parts: number): { xy: Array<[number, number]>; routes: Centred[] } | null {
-  const xy = planeCoordinates(input);
+  const xy = planeCoordinates(input.matrix);
   if (xy === null || from.unassigned.length > 0) return null;
   const used = from.routes.filter((r) => r.stops.length > 0);
   if (used.length < parts * MIN_ROUTES_PER_PART) return null;
