@@ -14,6 +14,7 @@ import { RouteProbe } from '../route/probe.js';
 import type { SearchRoute } from '../route/search-route.js';
 import { distanceBound, type Operator } from './operator.js';
 import { defaultOperators } from './operators/index.js';
+import { PairScreen } from './pair-screen.js';
 
 export interface LocalSearchEnv {
   neighbours: { k: number; list: Int32Array };
@@ -35,6 +36,8 @@ export class LocalSearch {
    */
   private readonly evals: ((this: Operator, sol: SearchSolution, u: number, v: number, limit?: number) => number)[];
   private probe: RouteProbe;
+  /** The operators' bounds in one place, when they are the default four (see pair-screen.ts). */
+  private readonly screen: PairScreen | null;
   private lastTested: Float64Array;
   private modifiedAt: Float64Array;
   private seenVersion: Float64Array;
@@ -54,6 +57,7 @@ export class LocalSearch {
   ) {
     this.operators = operators.filter((o) => o.supports(sol.p));
     this.evals = this.operators.map((o) => o.evaluate);
+    this.screen = PairScreen.for(this.operators);
     this.probe = new RouteProbe(sol.p, sol.costs);
     this.lastTested = new Float64Array(sol.p.nOrders).fill(-1);
     this.modifiedAt = new Float64Array(sol.routes.length);
@@ -138,6 +142,14 @@ export class LocalSearch {
     const evals = this.evals;
     const nOps = evals.length;
     this.noticeChanges();
+    const screen = this.screen !== null && PairScreen.active(sol) ? this.screen : null;
+    // pairs the screen skipped count as evaluated by every operator, as if each had been called
+    // (the exhaustive search's share is measured in evaluations: improve.ts)
+    let skipped = 0;
+    const count = () => {
+      for (const op of ops) op.evaluations += skipped;
+      skipped = 0;
+    };
     let any = false;
     let improved = true;
     let counter = 0;
@@ -167,7 +179,10 @@ export class LocalSearch {
       const modifiedAt = this.modifiedAt;
       const lastTested = this.lastTested;
       for (const u of order) {
-        if ((++counter & 31) === 0 && env.timeUp()) return any;
+        if ((++counter & 31) === 0 && env.timeUp()) {
+          count();
+          return any;
+        }
         if (routeOf[u] < 0) continue;
         const testedAt = lastTested[u];
         lastTested[u] = ++this.clock;
@@ -175,6 +190,10 @@ export class LocalSearch {
           const v = list[u * k + t];
           if (routeOf[v] < 0) continue;
           if (testedAt > modifiedAt[routeOf[u]] && testedAt > modifiedAt[routeOf[v]]) continue;
+          if (screen !== null && !screen.passes(sol, u, v, IMPROVES)) {
+            skipped++;
+            continue;
+          }
           for (let x = 0; x < nOps; x++) {
             const delta = evals[x].call(ops[x], sol, u, v, IMPROVES);
             if (delta < IMPROVES) {
@@ -203,6 +222,7 @@ export class LocalSearch {
       }
     }
     this.dirty.length = 0;
+    count();
     return any;
   }
 
