@@ -38,6 +38,8 @@ export class LocalSearch {
   private probe: RouteProbe;
   /** The operators' bounds in one place, when they are the default four (see pair-screen.ts). */
   private readonly screen: PairScreen | null;
+  /** Per operator, the evaluations the screen saved since they were last counted. */
+  private readonly skipped: Float64Array;
   private lastTested: Float64Array;
   private modifiedAt: Float64Array;
   private seenVersion: Float64Array;
@@ -58,6 +60,7 @@ export class LocalSearch {
     this.operators = operators.filter((o) => o.supports(sol.p));
     this.evals = this.operators.map((o) => o.evaluate);
     this.screen = PairScreen.for(this.operators);
+    this.skipped = new Float64Array(this.operators.length);
     this.probe = new RouteProbe(sol.p, sol.costs);
     this.lastTested = new Float64Array(sol.p.nOrders).fill(-1);
     this.modifiedAt = new Float64Array(sol.routes.length);
@@ -143,12 +146,14 @@ export class LocalSearch {
     const nOps = evals.length;
     this.noticeChanges();
     const screen = this.screen !== null && PairScreen.active(sol) ? this.screen : null;
-    // pairs the screen skipped count as evaluated by every operator, as if each had been called
-    // (the exhaustive search's share is measured in evaluations: improve.ts)
-    let skipped = 0;
+    // an operator the screen skipped counts as evaluated, as if it had been called (the
+    // exhaustive search's share is measured in evaluations: improve.ts)
+    const skipped = this.skipped;
     const count = () => {
-      for (const op of ops) op.evaluations += skipped;
-      skipped = 0;
+      for (let x = 0; x < nOps; x++) {
+        ops[x].evaluations += skipped[x];
+        skipped[x] = 0;
+      }
     };
     let any = false;
     let improved = true;
@@ -190,11 +195,21 @@ export class LocalSearch {
           const v = list[u * k + t];
           if (routeOf[v] < 0) continue;
           if (testedAt > modifiedAt[routeOf[u]] && testedAt > modifiedAt[routeOf[v]]) continue;
-          if (screen !== null && !screen.passes(sol, u, v, IMPROVES)) {
-            skipped++;
-            continue;
+          // the operators that could improve (every one without a screen, or once a move of
+          // this pair has changed the routes)
+          let could = -1;
+          if (screen !== null) {
+            could = screen.mask(sol, u, v, IMPROVES);
+            if (could === 0) {
+              for (let x = 0; x < nOps; x++) skipped[x]++;
+              continue;
+            }
           }
           for (let x = 0; x < nOps; x++) {
+            if ((could & (1 << x)) === 0) {
+              skipped[x]++;
+              continue;
+            }
             const delta = evals[x].call(ops[x], sol, u, v, IMPROVES);
             if (delta < IMPROVES) {
               const op = ops[x];
@@ -210,6 +225,7 @@ export class LocalSearch {
               this.markDirty(u, v);
               this.moves++;
               improved = any = true;
+              could = -1;
               if (sol.routeOf[u] < 0 || sol.routeOf[v] < 0) break;
             }
           }

@@ -1,9 +1,9 @@
 /**
- * The loop's four operators' distance bounds for a pair (u, v), in one place: whether any variant
- * of relocate / or-opt, swap, 2-opt* or 2-opt could improve. A pair that none could improve is
- * skipped without calling the operators, and the search is the same: each bound here is the
- * operator's own (the same terms, in the same order, so the same number to the last bit), and a
- * pair passes whenever the operator would go on to a segment check.
+ * The loop's four operators' distance bounds for a pair (u, v), in one place: which of relocate /
+ * or-opt, swap, 2-opt* and 2-opt could improve. A pair that none could improve is skipped without
+ * calling the operators, and of the others only those that could are called; the search is the
+ * same: each bound here is the operator's own (the same terms, in the same order, so the same
+ * number to the last bit), and an operator passes whenever it would go on to a segment check.
  *
  * Why: in the local search after a recreate about four pairs in five fail every bound (the 500-order
  * city: 3,914 pairs an iteration, 836 with a segment check), and four operator calls cost several
@@ -27,9 +27,16 @@ export class PairScreen {
   private version = -1;
   private readonly rem: Float64Array;
 
-  private constructor(maxLen: number) {
+  /** Each operator's bit in a mask: 1 << its index in the operator list. */
+  private readonly relocateBit: number;
+  private readonly swapBit: number;
+  private readonly twoOptStarBit: number;
+  private readonly twoOptBit: number;
+
+  private constructor(maxLen: number, bits: number[]) {
     this.maxLen = maxLen;
     this.rem = new Float64Array(maxLen + 1);
+    [this.relocateBit, this.swapBit, this.twoOptStarBit, this.twoOptBit] = bits;
   }
 
   /**
@@ -39,16 +46,13 @@ export class PairScreen {
   static for(operators: Operator[]): PairScreen | null {
     if (operators.length !== 4) return null;
     let maxLen = 0;
-    let kinds = 0;
-    for (const op of operators) {
-      if (op.constructor === Relocate) {
-        maxLen = (op as Relocate).maxLen;
-        kinds |= 1;
-      } else if (op.constructor === Swap) kinds |= 2;
-      else if (op.constructor === TwoOptStar) kinds |= 4;
-      else if (op.constructor === TwoOpt) kinds |= 8;
-    }
-    return kinds === 15 ? new PairScreen(maxLen) : null;
+    const bits = [0, 0, 0, 0];
+    operators.forEach((op, x) => {
+      const kind = [Relocate, Swap, TwoOptStar, TwoOpt].findIndex((k) => op.constructor === k);
+      if (kind >= 0) bits[kind] = 1 << x;
+      if (kind === 0) maxLen = (op as Relocate).maxLen;
+    });
+    return bits.every((b) => b !== 0) ? new PairScreen(maxLen, bits) : null;
   }
 
   /** Whether the screen applies to sol's cost model: the bounds hold only for distance costs. */
@@ -56,8 +60,11 @@ export class PairScreen {
     return sol.costs.perDuration === 0;
   }
 
-  /** Whether any of the four operators could find a move below `limit` for (u, v); both routed. */
-  passes(sol: SearchSolution, u: number, v: number, limit: number): boolean {
+  /**
+   * The operators that could find a move below `limit` for (u, v), both routed: bit 1 << x for
+   * operator x of the list; 0 when none could.
+   */
+  mask(sol: SearchSolution, u: number, v: number, limit: number): number {
     const p = sol.p;
     const D = p.dist;
     const n = p.nLoc;
@@ -102,36 +109,44 @@ export class PairScreen {
     const beforeFirst = sym ? D[first * n + before] : D[before * n + first];
     const svAfter = s.arcDist[j + 1];
     const beforeSv = s.arcDist[j];
+    let mask = 0;
     for (let len = 1; len <= this.maxLen; len++) {
       const last = i + len - 1;
       if (last > r.size) break;
-      // the whole of r onto s: no bound (the operator checks it in full)
-      if (r !== s && len === r.size) return true;
       const removal = rem[len];
       const lastLoc = L[last];
-      if (perDistance * (removal + svFirst + D[lastLoc * n + after] - svAfter) + noVehicle - shed < limit) return true;
       const lastSv = len === 1 && sym ? svFirst : D[lastLoc * n + sv];
-      if (perDistance * (removal + beforeFirst + lastSv - beforeSv) + noVehicle - shed < limit) return true;
+      if (
+        // the whole of r onto s: no bound (the operator checks it in full)
+        (r !== s && len === r.size) ||
+        perDistance * (removal + svFirst + D[lastLoc * n + after] - svAfter) + noVehicle - shed < limit ||
+        perDistance * (removal + beforeFirst + lastSv - beforeSv) + noVehicle - shed < limit
+      ) {
+        mask = this.relocateBit;
+        break;
+      }
     }
 
     // swap (Swap.evaluate): next to each other in one route, no bound
-    if (r === s && Math.abs(i - j) <= 1) return true;
-    const pu = L[i - 1], lu = first, nu = L[i + 1];
-    const pv = before, lv = sv, nv = after;
-    const swap =
-      D[pu * n + lv] +
-      (sym ? D[nu * n + lv] : D[lv * n + nu]) -
-      r.arcDist[i] -
-      r.arcDist[i + 1] +
-      (sym ? D[lu * n + pv] : D[pv * n + lu]) +
-      D[lu * n + nv] -
-      s.arcDist[j] -
-      s.arcDist[j + 1];
-    if (!(perDistance * swap + noVehicle - shed >= limit)) return true;
+    if (r === s && Math.abs(i - j) <= 1) mask |= this.swapBit;
+    else {
+      const pu = L[i - 1], lu = first, nu = L[i + 1];
+      const pv = before, lv = sv, nv = after;
+      const swap =
+        D[pu * n + lv] +
+        (sym ? D[nu * n + lv] : D[lv * n + nu]) -
+        r.arcDist[i] -
+        r.arcDist[i + 1] +
+        (sym ? D[lu * n + pv] : D[pv * n + lu]) +
+        D[lu * n + nv] -
+        s.arcDist[j] -
+        s.arcDist[j + 1];
+      if (!(perDistance * swap + noVehicle - shed >= limit)) mask |= this.swapBit;
+    }
 
     if (r !== s) {
       // 2-opt* (TwoOptStar.evaluate)
-      if (j === 1 && i === r.size) return true;
+      if (j === 1 && i === r.size) return mask | this.twoOptStarBit;
       const endR = p.vEndLoc[r.vehicle];
       const endS = p.vEndLoc[s.vehicle];
       const newR = r.cumDist[i] + D[L[i] * n + S[j]] + s.cumDist[s.size] - s.cumDist[j] + D[S[s.size] * n + endR];
@@ -139,15 +154,15 @@ export class PairScreen {
         i < r.size
           ? s.cumDist[j - 1] + D[S[j - 1] * n + L[i + 1]] + r.cumDist[r.size] - r.cumDist[i + 1] + D[L[r.size] * n + endS]
           : s.cumDist[j - 1] + D[S[j - 1] * n + endS];
-      return !(perDistance * (newR + newS - r.distance - s.distance) + noVehicle - shed >= limit);
+      return perDistance * (newR + newS - r.distance - s.distance) + noVehicle - shed >= limit ? mask : mask | this.twoOptStarBit;
     }
 
     // 2-opt (TwoOpt.evaluate), one route
     const x = Math.min(i, j);
     const y = Math.max(i, j);
-    if (y - x < 2) return false;
-    if (!sym) return true;
+    if (y - x < 2) return mask;
+    if (!sym) return mask | this.twoOptBit;
     const dd = D[L[x] * n + L[y]] + D[L[x + 1] * n + L[y + 1]] - r.arcDist[x + 1] - r.arcDist[y + 1];
-    return !(perDistance * dd + noVehicle - shed >= limit);
+    return perDistance * dd + noVehicle - shed >= limit ? mask : mask | this.twoOptBit;
   }
 }
