@@ -13,10 +13,10 @@
 import type { SearchSolution } from '../route/search-solution.js';
 import type { SearchRoute } from '../route/search-route.js';
 import type { Operator } from './operator.js';
-import { Relocate } from './operators/relocate.js';
-import { Swap } from './operators/swap.js';
-import { TwoOpt } from './operators/two-opt.js';
-import { TwoOptStar } from './operators/two-opt-star.js';
+import { Relocate, removalSide } from './operators/relocate.js';
+import { Swap, swapDistanceDelta } from './operators/swap.js';
+import { TwoOpt, twoOptDistanceDelta } from './operators/two-opt.js';
+import { TwoOptStar, twoOptStarDistanceDelta } from './operators/two-opt-star.js';
 
 export class PairScreen {
   /** Relocate's longest segment (or-opt). */
@@ -87,14 +87,7 @@ export class PairScreen {
       this.u = u;
       this.r = r;
       this.version = r.version;
-      const ad = r.arcDist;
-      const prevI = L[i - 1];
-      const inPrev = ad[i];
-      for (let len = 1; len <= this.maxLen; len++) {
-        const last = i + len - 1;
-        if (last > r.size) break;
-        rem[len] = D[prevI * n + L[last + 1]] - inPrev - ad[last + 1];
-      }
+      removalSide(rem, r, i, this.maxLen, D, n);
     }
     let shed = 0;
     shed += r.penalty;
@@ -129,32 +122,12 @@ export class PairScreen {
 
     // swap (Swap.evaluate): next to each other in one route, no bound
     if (r === s && Math.abs(i - j) <= 1) mask |= this.swapBit;
-    else {
-      const pu = L[i - 1], lu = first, nu = L[i + 1];
-      const pv = before, lv = sv, nv = after;
-      const swap =
-        D[pu * n + lv] +
-        (sym ? D[nu * n + lv] : D[lv * n + nu]) -
-        r.arcDist[i] -
-        r.arcDist[i + 1] +
-        (sym ? D[lu * n + pv] : D[pv * n + lu]) +
-        D[lu * n + nv] -
-        s.arcDist[j] -
-        s.arcDist[j + 1];
-      if (!(perDistance * swap + noVehicle - shed >= limit)) mask |= this.swapBit;
-    }
+    else if (!(perDistance * swapDistanceDelta(p, r, i, s, j) + noVehicle - shed >= limit)) mask |= this.swapBit;
 
     if (r !== s) {
       // 2-opt* (TwoOptStar.evaluate)
       if (j === 1 && i === r.size) return mask | this.twoOptStarBit;
-      const endR = p.vEndLoc[r.vehicle];
-      const endS = p.vEndLoc[s.vehicle];
-      const newR = r.cumDist[i] + D[L[i] * n + S[j]] + s.cumDist[s.size] - s.cumDist[j] + D[S[s.size] * n + endR];
-      const newS =
-        i < r.size
-          ? s.cumDist[j - 1] + D[S[j - 1] * n + L[i + 1]] + r.cumDist[r.size] - r.cumDist[i + 1] + D[L[r.size] * n + endS]
-          : s.cumDist[j - 1] + D[S[j - 1] * n + endS];
-      return perDistance * (newR + newS - r.distance - s.distance) + noVehicle - shed >= limit ? mask : mask | this.twoOptStarBit;
+      return perDistance * twoOptStarDistanceDelta(p, r, i, s, j) + noVehicle - shed >= limit ? mask : mask | this.twoOptStarBit;
     }
 
     // 2-opt (TwoOpt.evaluate), one route
@@ -162,7 +135,6 @@ export class PairScreen {
     const y = Math.max(i, j);
     if (y - x < 2) return mask;
     if (!sym) return mask | this.twoOptBit;
-    const dd = D[L[x] * n + L[y]] + D[L[x + 1] * n + L[y + 1]] - r.arcDist[x + 1] - r.arcDist[y + 1];
-    return perDistance * dd + noVehicle - shed >= limit ? mask : mask | this.twoOptBit;
+    return perDistance * twoOptDistanceDelta(p, r, x, y) + noVehicle - shed >= limit ? mask : mask | this.twoOptBit;
   }
 }

@@ -68,14 +68,7 @@ export class Relocate extends BaseOperator {
       this.remU = u;
       this.remRoute = r;
       this.remVersion = r.version;
-      const ad = r.arcDist;
-      const prevI = L[i - 1];
-      const inPrev = ad[i];
-      for (let len = 1; len <= this.maxLen; len++) {
-        const last = i + len - 1;
-        if (last > r.size) break;
-        rem[len] = D[prevI * n + L[last + 1]] - inPrev - ad[last + 1];
-      }
+      removalSide(rem, r, i, this.maxLen, D, n);
     }
     let best = Infinity;
     for (let len = 1; len <= this.maxLen; len++) {
@@ -123,5 +116,22 @@ export class Relocate extends BaseOperator {
     const r = sol.routes[sol.routeOf[u]];
     const s = sol.routes[sol.routeOf[v]];
     applyMoveSegment(sol, r, sol.posOf[u], this.len, s, this.q);
+  }
+}
+
+/**
+ * The removal side of relocate's distance bound for the segments starting at position i of r:
+ * rem[len] is the arc that closes the gap less the two arcs around the segment of len orders
+ * (the routes' own arcs from arcDist), for len = 1..maxLen while the segment fits the route.
+ */
+export function removalSide(rem: Float64Array, r: SearchRoute, i: number, maxLen: number, D: Float64Array, n: number): void {
+  const L = r.loc;
+  const ad = r.arcDist;
+  const prevI = L[i - 1];
+  const inPrev = ad[i];
+  for (let len = 1; len <= maxLen; len++) {
+    const last = i + len - 1;
+    if (last > r.size) break;
+    rem[len] = D[prevI * n + L[last + 1]] - inPrev - ad[last + 1];
   }
 }

@@ -1,5 +1,7 @@
 /** Swap: orders u and v exchange places (between routes or inside one). */
 import { BaseOperator, distanceBound, probesStale } from '../operator.js';
+import type { Problem } from '../../model/problem.js';
+import type { SearchRoute } from '../../route/search-route.js';
 import type { SearchSolution } from '../../route/search-solution.js';
 
 export class Swap extends BaseOperator {
@@ -15,23 +17,7 @@ export class Swap extends BaseOperator {
     const j = sol.posOf[v];
     const a = this.a;
     if (limit !== Infinity && (r !== s || Math.abs(i - j) > 1)) {
-      const D = p.dist;
-      const n = p.nLoc;
-      const pu = r.loc[i - 1], lu = r.loc[i], nu = r.loc[i + 1];
-      const pv = s.loc[j - 1], lv = s.loc[j], nv = s.loc[j + 1];
-      // the four arcs removed are the routes' own (arcDist: the same matrix entries)
-      // with a symmetric matrix the new arcs come from the rows of u and its route neighbours
-      const sym = p.symmetric;
-      const dd =
-        D[pu * n + lv] +
-        (sym ? D[nu * n + lv] : D[lv * n + nu]) -
-        r.arcDist[i] -
-        r.arcDist[i + 1] +
-        (sym ? D[lu * n + pv] : D[pv * n + lu]) +
-        D[lu * n + nv] -
-        s.arcDist[j] -
-        s.arcDist[j + 1];
-      if (distanceBound(sol, dd, 0, r, s) >= limit) return Infinity;
+      if (distanceBound(sol, swapDistanceDelta(p, r, i, s, j), 0, r, s) >= limit) return Infinity;
     }
     if (r !== s) {
       if (!sol.compatible(u, s) || !sol.compatible(v, r)) return Infinity;
@@ -75,4 +61,27 @@ export class Swap extends BaseOperator {
     ro[j - 1] = u;
     sol.setRoute(r, ro);
   }
+}
+
+/**
+ * The distance change of u (position i of r) and v (position j of s) trading places, when they are
+ * not next to each other: the four arcs removed are the routes' own (arcDist: the same matrix
+ * entries); with a symmetric matrix the new arcs come from the rows of u and its route neighbours.
+ */
+export function swapDistanceDelta(p: Problem, r: SearchRoute, i: number, s: SearchRoute, j: number): number {
+  const D = p.dist;
+  const n = p.nLoc;
+  const pu = r.loc[i - 1], lu = r.loc[i], nu = r.loc[i + 1];
+  const pv = s.loc[j - 1], lv = s.loc[j], nv = s.loc[j + 1];
+  const sym = p.symmetric;
+  return (
+    D[pu * n + lv] +
+    (sym ? D[nu * n + lv] : D[lv * n + nu]) -
+    r.arcDist[i] -
+    r.arcDist[i + 1] +
+    (sym ? D[lu * n + pv] : D[pv * n + lu]) +
+    D[lu * n + nv] -
+    s.arcDist[j] -
+    s.arcDist[j + 1]
+  );
 }

@@ -4,6 +4,8 @@
  * are reversed (v -> u). The reversed stretch is merged visit by visit: O(its length).
  */
 import { BaseOperator, distanceBound, probesStale } from '../operator.js';
+import type { Problem } from '../../model/problem.js';
+import type { SearchRoute } from '../../route/search-route.js';
 import type { SearchSolution } from '../../route/search-solution.js';
 
 export class TwoOpt extends BaseOperator {
@@ -21,12 +23,7 @@ export class TwoOpt extends BaseOperator {
     if (y - x < 2) return Infinity;
     const p = sol.p;
     if (limit !== Infinity && p.symmetric) {
-      const D = p.dist;
-      const n = p.nLoc;
-      const L = r.loc;
-      // the two arcs removed are the route's own (arcDist: the same matrix entries)
-      const dd = D[L[x] * n + L[y]] + D[L[x + 1] * n + L[y + 1]] - r.arcDist[x + 1] - r.arcDist[y + 1];
-      if (distanceBound(sol, dd, 0, r) >= limit) return Infinity;
+      if (distanceBound(sol, twoOptDistanceDelta(p, r, x, y), 0, r) >= limit) return Infinity;
     }
     const a = this.a;
     a.prefix(r, x).reversed(r, x + 1, y).finishSuffix(r, y + 1);
@@ -45,4 +42,15 @@ export class TwoOpt extends BaseOperator {
     const mid = ro.slice(x, y).reverse(); // positions x+1..y
     sol.setRoute(r, [...ro.slice(0, x), ...mid, ...ro.slice(y)]);
   }
+}
+
+/**
+ * The distance change of reversing positions x + 1..y of r (x < y - 1), symmetric distances only:
+ * the two arcs removed are the route's own (arcDist: the same matrix entries).
+ */
+export function twoOptDistanceDelta(p: Problem, r: SearchRoute, x: number, y: number): number {
+  const D = p.dist;
+  const n = p.nLoc;
+  const L = r.loc;
+  return D[L[x] * n + L[y]] + D[L[x + 1] * n + L[y + 1]] - r.arcDist[x + 1] - r.arcDist[y + 1];
 }
