@@ -146,15 +146,7 @@ export class LocalSearch {
     const nOps = evals.length;
     this.noticeChanges();
     const screen = this.screen !== null && PairScreen.active(sol) ? this.screen : null;
-    // an operator the screen skipped counts as evaluated, as if it had been called (the
-    // exhaustive search's share is measured in evaluations: improve.ts)
     const skipped = this.skipped;
-    const count = () => {
-      for (let x = 0; x < nOps; x++) {
-        ops[x].evaluations += skipped[x];
-        skipped[x] = 0;
-      }
-    };
     let any = false;
     let improved = true;
     let counter = 0;
@@ -185,7 +177,7 @@ export class LocalSearch {
       const lastTested = this.lastTested;
       for (const u of order) {
         if ((++counter & 31) === 0 && env.timeUp()) {
-          count();
+          this.countSkipped();
           return any;
         }
         if (routeOf[u] < 0) continue;
@@ -238,8 +230,19 @@ export class LocalSearch {
       }
     }
     this.dirty.length = 0;
-    count();
+    this.countSkipped();
     return any;
+  }
+
+  /**
+   * Adds the evaluations the screen saved to each operator's count, as if each had been called
+   * (the exhaustive search's share is measured in evaluations: improve.ts).
+   */
+  private countSkipped(): void {
+    for (let x = 0; x < this.operators.length; x++) {
+      this.operators[x].evaluations += this.skipped[x];
+      this.skipped[x] = 0;
+    }
   }
 
   private shortestRoundTrip: Float64Array | null = null;

@@ -5,6 +5,7 @@
  * space and in time. One local-search pass then costs O(n k), not O(n^2).
  */
 import RBush from 'rbush';
+import { planeCoordinates } from '../model/matrix.js';
 import type { Problem } from '../model/problem.js';
 
 export interface NeighbourParams {
@@ -32,26 +33,22 @@ interface Item {
 }
 
 /**
- * The m orders nearest to each order in the plane (Euclidean coordinates, or lat/lon projected
- * equirectangularly), from an rbush index: grow a square until it holds m others, then search
+ * The m orders nearest to each order in the plane (`planeCoordinates`: Euclidean coordinates, or
+ * lat/lon projected equirectangularly), from an rbush index: grow a square until it holds m others, then search
  * the square that contains their bounding circle and keep the m closest. Null without coordinates.
  */
 export function spatialCandidates(p: Problem, m: number): Int32Array[] | null {
   const mat = p.input.matrix;
   if (mat.kind === 'explicit') return null;
+  const plane = planeCoordinates(mat)!;
   const n = p.nOrders;
   const xy = new Float64Array(2 * n);
-  let lat0 = 0;
   // the input's locations (p.oLoc holds matrix rows, laid out in another order)
   const orders = p.input.orders;
-  if (mat.kind === 'haversine') for (let o = 0; o < n; o++) lat0 += mat.coordinates[orders[o].location][0] / Math.max(1, n);
-  const kx = mat.kind === 'haversine' ? Math.cos((lat0 * Math.PI) / 180) : 1;
   const items: Item[] = [];
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (let o = 0; o < n; o++) {
-    const c = mat.coordinates[orders[o].location];
-    const x = mat.kind === 'haversine' ? c[1] * kx : c[0];
-    const y = mat.kind === 'haversine' ? c[0] : c[1];
+    const [x, y] = plane[orders[o].location];
     xy[2 * o] = x;
     xy[2 * o + 1] = y;
     items.push({ minX: x, minY: y, maxX: x, maxY: y, o });
