@@ -15,6 +15,7 @@ import { ensureDemo } from '../service/demo.js';
 import { ServiceEvents } from '../service/events.js';
 import { createPlanningRuntime } from '../service/planning.js';
 import { openStore } from '../store/open.js';
+import { redactUrl } from '../io/redact.js';
 import { parseServeArgs, SERVE_USAGE } from './options.js';
 
 export async function main(argv: string[]): Promise<number> {
@@ -80,7 +81,7 @@ export async function main(argv: string[]): Promise<number> {
   worker?.start();
   await planning.start();
   app.log.info(
-    { db: config.db, geocoder: config.geocoder, jobs: config.jobs ? 'on' : 'off', pending_geocoding: await store.geocodeQueue.count() },
+    { db: redactUrl(config.db), geocoder: config.geocoder, jobs: config.jobs ? 'on' : 'off', pending_geocoding: await store.geocodeQueue.count() },
     'service started',
   );
 

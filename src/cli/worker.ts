@@ -15,6 +15,7 @@ import { createGeocoder } from '../geocode/providers.js';
 import { ServiceEvents } from '../service/events.js';
 import { createPlanningRuntime } from '../service/planning.js';
 import { openStore } from '../store/open.js';
+import { redactUrl } from '../io/redact.js';
 import { parseWorkerArgs, WORKER_USAGE } from './options.js';
 
 export async function main(argv: string[]): Promise<number> {
@@ -53,7 +54,7 @@ export async function main(argv: string[]): Promise<number> {
     await store.close();
     throw err;
   }
-  log.info({ db: config.db, owner: planning.jobs.owner, geocoder: config.geocoder }, 'worker started');
+  log.info({ db: redactUrl(config.db), owner: planning.jobs.owner, geocoder: config.geocoder }, 'worker started');
 
   return new Promise<number>((resolve) => {
     let stopping = false;
