@@ -20,7 +20,7 @@ import type { NewPosition } from '../store/routes.js';
 import { authOf } from './auth.js';
 import { BODY_LIMITS, MAX_CLOCK_AHEAD_MS } from './limits.js';
 import { HttpError, notFound } from './errors.js';
-import { describeJsonType } from './order-schema.js';
+import { describeJsonType } from '../contract/order.js';
 import { methodNotAllowed, queryOf } from './request.js';
 import { idParam, serializeRouteDetail, serializeStop } from './route-routes.js';
 

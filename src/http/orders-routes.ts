@@ -12,7 +12,7 @@ import {
   serializeOrder,
   type CreateInput,
   type FieldErrors,
-} from './order-schema.js';
+} from '../contract/order.js';
 import { methodNotAllowed, pageAnswer, queryOf, readPage } from './request.js';
 
 

@@ -18,7 +18,7 @@ import type { StorePort } from '../store/port.js';
 import { SqlitePlanningStore } from '../store/planning.js';
 import { authOf } from './auth.js';
 import { HttpError, notFound } from './errors.js';
-import { describeJsonType } from './order-schema.js';
+import { describeJsonType } from '../contract/order.js';
 import { methodNotAllowed, queryOf } from './request.js';
 import { idParam } from './route-routes.js';
 
