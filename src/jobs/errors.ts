@@ -13,7 +13,7 @@
  * And why a job that ran failed: `describeFailure` gives the readable text of its `error`.
  */
 import { PoolTaskError } from '../pool/pool.js';
-import { OrdersNotNewError, VehicleBusyError } from './ports.js';
+import { OrdersChangedError, OrdersNotNewError, VehicleBusyError } from './ports.js';
 
 export type PlanningProblem =
   | { kind: 'empty_selection' }
@@ -74,6 +74,9 @@ export function describeFailure(error: unknown): string {
     return `Only orders in status new can be planned; these are not (already in a route or closed): ${list}. Nothing was planned.`;
   }
   if (error instanceof VehicleBusyError) return 'Other planning jobs kept taking the vehicles of this job; nothing was planned. Start the job again.';
+  if (error instanceof OrdersChangedError) {
+    return `Orders kept changing while they were being planned: ${error.orderIds.join(', ')}. Nothing was planned. Start the job again.`;
+  }
   if (error instanceof PoolTaskError) {
     switch (error.kind) {
       case 'aborted':

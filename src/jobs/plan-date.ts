@@ -2,15 +2,17 @@
  * Planning a claimed job: load what it selected (company, orders, vehicles, warehouses), plan
  * each delivery date (build its problem, get its road matrix, solve it on the scheduler, turn the
  * result into routes), then commit all dates at once (routes, stops, orders in_route and the job
- * `done` in one store transaction that checks the lease). The job's time budget is shared by its
- * dates in proportion to their orders. A vehicle taken by another job meanwhile plans again.
+ * `done` in one transaction: src/jobs/commit.ts checks the lease, that every order is unchanged
+ * since it was read, and that the vehicles are free). The job's time budget is shared by its dates
+ * in proportion to their orders. A vehicle taken or an order changed meanwhile plans again.
  */
 import type { ProblemInput, SolveResult, UnassignedReason } from '../model/input.js';
 import { MatrixProviderError } from '../matrix/osrm.js';
+import { commitPlan } from './commit.js';
 import { JobFailure, JobServiceClosedError } from './errors.js';
 import type { EventBus } from './events.js';
 import { distinct } from './intake.js';
-import { LeaseLostError, OrdersNotNewError, VehicleBusyError, type JobRecord, type NewRoute, type PlanningOrder, type PlanningStore, type PlanningVehicle, type Warehouse } from './ports.js';
+import { LeaseLostError, OrdersChangedError, OrdersNotNewError, VehicleBusyError, type JobRecord, type NewRoute, type PlanningOrder, type PlanningStore, type PlanningVehicle, type Warehouse } from './ports.js';
 import { buildProblem, toRoutes, type MatrixProvider } from './problem.js';
 import { SolveOverrunError, type SolveScheduler } from './scheduler.js';
 
@@ -50,7 +52,12 @@ export interface JobRun {
   abandoned(): boolean;
 }
 
-type Plan = { routes: NewRoute[]; unassigned: Array<{ order_id: number; reason: UnassignedReason }> };
+type Plan = {
+  routes: NewRoute[];
+  unassigned: Array<{ order_id: number; reason: UnassignedReason }>;
+  /** Each order's version when the job read it: the commit places only orders unchanged since. */
+  versions: Record<number, number>;
+};
 
 /** One delivery date to plan: its orders (by id) and the vehicles free that day. */
 interface DateWork {
@@ -72,18 +79,21 @@ export class DatePlanner {
       try {
         return await this.commit(job, plan, run);
       } catch (error) {
-        if (error instanceof VehicleBusyError && attempt < retries) continue;
+        if ((error instanceof VehicleBusyError || error instanceof OrdersChangedError) && attempt < retries) continue;
         throw error;
       }
     }
   }
 
-  /** The plan kept through storage faults: only a vehicle taken meanwhile plans again. */
-  private async commit(job: JobRecord, { routes, unassigned }: Plan, run: JobRun): Promise<JobRecord> {
+  /**
+   * The plan kept through storage faults: only a vehicle taken or an order changed meanwhile plans
+   * again (from the fresh data; at most commitRetries times).
+   */
+  private async commit(job: JobRecord, { routes, unassigned, versions }: Plan, run: JobRun): Promise<JobRecord> {
     const store = this.options.store;
     const committed = await run.write(() => {
       const at = this.options.stamp();
-      return Promise.resolve(store.commitPlan({ jobId: job.id, companyId: job.companyId, at, routes, unassigned, owner: run.owner })).then((c) => ({ ...c, at }));
+      return commitPlan(store, { jobId: job.id, companyId: job.companyId, at, routes, unassigned, owner: run.owner, versions }).then((c) => ({ ...c, at }));
     });
     if (!committed) throw new JobServiceClosedError();
     for (const change of committed.changes) this.options.events.emit('order.status_changed', job.companyId, change, committed.at);
@@ -144,7 +154,7 @@ export class DatePlanner {
       unassigned.push(...day.unassigned);
     }
     unassigned.sort((a, b) => a.order_id - b.order_id);
-    return { routes, unassigned };
+    return { routes, unassigned, versions: Object.fromEntries(orders.map((o) => [o.id, o.version ?? 0])) };
   }
 
   /** One delivery date: its problem, its road matrix, its solve, its routes. */
@@ -154,7 +164,7 @@ export class DatePlanner {
     { date, orders, free }: DateWork,
     warehouses: Map<number, Warehouse>,
     limits: { timeLimit: number; budget: number; matrixDeadline: AbortSignal; lease: AbortSignal },
-  ): Promise<Plan> {
+  ): Promise<Omit<Plan, 'versions'>> {
     const { problem: partial, context } = buildProblem({
       jobId: job.id,
       companyId: job.companyId,

@@ -8,7 +8,8 @@
  *   shared matrix).
  *
  * Life of a job: submit -> `queued` (store) -> `running` when a service claims it -> `done`
- * (commitPlan: routes, stops, orders in_route and the job result in one transaction) or `failed`
+ * (commitPlan, src/jobs/commit.ts: routes, stops, orders in_route and the job result in one
+ * transaction, only over orders unchanged since the job read them) or `failed`
  * (readable error, nothing placed). `planning_job.finished` fires for both. Nothing accepted is
  * lost, and nothing is placed twice, because placement, `done` and the lease check are one
  * transaction. A job whose process died `MAX_JOB_ATTEMPTS` times fails.
