@@ -1,11 +1,13 @@
 import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
 import { DETAIL, HttpError } from './errors.js';
+import { MESSAGES } from '../contract/order.js';
 
 const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /**
- * The request's query parameters, refusing any not in `allowed` and any given twice: no
- * parameter is silently ignored. 400 `{param: [message]}`.
+ * The request's query parameters, refusing any not in `allowed`, any given twice, and any holding
+ * U+0000 (which PostgreSQL text cannot hold: both stores answer alike): no parameter is silently
+ * ignored. 400 `{param: [message]}`.
  */
 export function queryOf(request: FastifyRequest, allowed: readonly string[]): Record<string, string | undefined> {
   const query = (request.query ?? {}) as Record<string, string | string[]>;
@@ -14,6 +16,7 @@ export function queryOf(request: FastifyRequest, allowed: readonly string[]): Re
   for (const [key, value] of Object.entries(query)) {
     if (!allowed.includes(key)) errors[key] = ['Unknown query parameter.'];
     else if (Array.isArray(value)) errors[key] = ['Only one value is allowed.'];
+    else if (value.includes('\u0000')) errors[key] = [MESSAGES.nullCharacters]; // PostgreSQL cannot compare with it
     else out[key] = value;
   }
   if (Object.keys(errors).length > 0) throw new HttpError(400, errors);

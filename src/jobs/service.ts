@@ -10,7 +10,8 @@
  * holder, so a process that lost its lease (it stalled, or was taken for dead) writes nothing.
  *
  * Life of a job: submit -> `queued` (store) -> `running` when a service claims it -> `done`
- * (commitPlan: routes, stops, orders in_route and the job result in one transaction) or `failed`
+ * (commitPlan, src/jobs/commit.ts: routes, stops, orders in_route and the job result in one
+ * transaction, only over orders unchanged since the job read them) or `failed`
  * (readable error, nothing placed). `planning_job.finished` fires for both. Nothing accepted is
  * lost, and nothing is placed twice, because placement, `done` and the lease check are one
  * transaction. A job whose process died `MAX_JOB_ATTEMPTS` times fails.
@@ -25,6 +26,7 @@ import { MatrixProviderError } from '../matrix/osrm.js';
 import { cooperate, cooperates, type CoopRunner } from '../solver/cooperate.js';
 import { PoolTaskError } from '../pool/pool.js';
 import { MAX_ORDERS_PER_JOB, JobServiceClosedError, PlanningInputError, type PlanningProblem } from './errors.js';
+import { commitPlan } from './commit.js';
 import { EventBus } from './events.js';
 import {
   IDEMPOTENCY_WINDOW_MS,
@@ -32,6 +34,7 @@ import {
   IdempotentReplayError,
   LeaseLostError,
   MAX_JOB_ATTEMPTS,
+  OrdersChangedError,
   OrdersNotNewError,
   TooManyJobsError,
   type IdempotencyKey,
@@ -484,14 +487,15 @@ export class JobService {
   private async plan(job: JobRecord, lease: AbortSignal): Promise<JobRecord> {
     const retries = this.options.commitRetries ?? 3;
     for (let attempt = 0; ; attempt++) {
-      const { routes, unassigned } = await this.compute(job, lease);
+      const { routes, unassigned, versions } = await this.compute(job, lease);
       if (this.abandoned) throw new JobServiceClosedError();
       if (lease.aborted) throw new LeaseLostError(job.id);
       try {
-        // the plan is kept through storage faults: only a vehicle taken meanwhile plans again
+        // the plan is kept through storage faults: only a vehicle taken or an order changed
+        // meanwhile plans again (from the fresh data; at most commitRetries times)
         const committed = await this.storeWrite(() => {
           const at = this.stamp();
-          return Promise.resolve(this.store.commitPlan({ jobId: job.id, companyId: job.companyId, at, routes, unassigned, owner: this.owner })).then((c) => ({
+          return commitPlan(this.store, { jobId: job.id, companyId: job.companyId, at, routes, unassigned, owner: this.owner, versions }).then((c) => ({
             ...c,
             at,
           }));
@@ -500,13 +504,16 @@ export class JobService {
         for (const change of committed.changes) this.events.emit('order.status_changed', job.companyId, change, committed.at);
         return committed.job;
       } catch (error) {
-        if (error instanceof VehicleBusyError && attempt < retries) continue;
+        if ((error instanceof VehicleBusyError || error instanceof OrdersChangedError) && attempt < retries) continue;
         throw error;
       }
     }
   }
 
-  private async compute(job: JobRecord, lease: AbortSignal): Promise<{ routes: NewRoute[]; unassigned: Array<{ order_id: number; reason: UnassignedReason }> }> {
+  private async compute(
+    job: JobRecord,
+    lease: AbortSignal,
+  ): Promise<{ routes: NewRoute[]; unassigned: Array<{ order_id: number; reason: UnassignedReason }>; versions: Record<number, number> }> {
     const { companyId, input } = job;
     const company = await this.store.getCompany(companyId);
     if (!company) throw new JobFailure(`Company ${companyId} no longer exists. Nothing was planned.`);
@@ -583,7 +590,7 @@ export class JobService {
       unassigned.push(...day.unassigned);
     }
     unassigned.sort((a, b) => a.order_id - b.order_id);
-    return { routes, unassigned };
+    return { routes, unassigned, versions: Object.fromEntries(orders.map((o) => [o.id, o.version ?? 0])) };
   }
 
   /**
@@ -749,6 +756,9 @@ export class JobService {
       return `Only orders in status new can be planned; these are not (already in a route or closed): ${list}. Nothing was planned.`;
     }
     if (error instanceof VehicleBusyError) return 'Other planning jobs kept taking the vehicles of this job; nothing was planned. Start the job again.';
+    if (error instanceof OrdersChangedError) {
+      return `Orders kept changing while they were being planned: ${error.orderIds.join(', ')}. Nothing was planned. Start the job again.`;
+    }
     if (error instanceof PoolTaskError) {
       switch (error.kind) {
         case 'aborted':
@@ -771,7 +781,7 @@ export class JobService {
 
 /** The store's own answers (not faults): retrying the same write cannot change them. */
 function isRefusal(error: unknown): boolean {
-  return error instanceof VehicleBusyError || error instanceof OrdersNotNewError || error instanceof TooManyJobsError || error instanceof LeaseLostError;
+  return error instanceof VehicleBusyError || error instanceof OrdersChangedError || error instanceof OrdersNotNewError || error instanceof TooManyJobsError || error instanceof LeaseLostError;
 }
 
 function distinct<T>(values: T[]): T[] {
