@@ -14,6 +14,7 @@ import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../http/rate-limit.js';
 import { DEFAULT_REDIS_PREFIX, parseRedisUrl, validRedisPrefix, type RedisTarget } from '../http/rate-limit-redis.js';
 import { tilesTemplateProblem } from '../http/web.js';
 import { DEMO_ADDRESS_BOOK } from '../service/demo.js';
+import { redactText } from '../io/redact.js';
 
 export interface ServeConfig {
   host: string;
@@ -40,6 +41,8 @@ export interface ServeConfig {
   /** Map tiles of the dispatcher page (/app/): a URL template, or undefined for a plain background. */
   tiles?: string;
   tilesAttribution?: string;
+  /** `--public-url`: the base of links in answers (pagination); without it they are relative. */
+  publicUrl?: string;
 }
 
 
@@ -171,7 +174,7 @@ export function parseWorkOptions(v: {
 // ---- serve
 
 const SERVE =
-  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--workers N] [--demo] [--log-level info] [--rate-limit 1200] [--redis redis://HOST:PORT] [--redis-prefix PREFIX] [--jobs on|off] [--tiles URL-TEMPLATE] [--tiles-attribution TEXT] ' + FLOW_SERVE_USAGE;
+  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--workers N] [--demo] [--log-level info] [--rate-limit 1200] [--redis redis://HOST:PORT] [--redis-prefix PREFIX] [--jobs on|off] [--tiles URL-TEMPLATE] [--tiles-attribution TEXT] [--public-url URL] ' + FLOW_SERVE_USAGE;
 
 const SERVE_OPTIONS = {
   host: { type: 'string', default: '127.0.0.1' },
@@ -184,6 +187,7 @@ const SERVE_OPTIONS = {
   jobs: { type: 'string', default: 'on' },
   tiles: { type: 'string' },
   'tiles-attribution': { type: 'string' },
+  'public-url': { type: 'string' },
 } as const;
 
 export const SERVE_USAGE = `usage: delivery-planner ${SERVE}`;
@@ -212,7 +216,20 @@ export function parseServeArgs(argv: string[]): ServeConfig | 'help' {
     const problem = tilesTemplateProblem(v.tiles);
     if (problem) throw new UsageError(`--tiles: ${problem} such as https://tile.example.org/{z}/{x}/{y}.png, got '${v.tiles}'`);
   }
+  const publicUrl = v['public-url'];
+  if (publicUrl !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(publicUrl);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash) {
+      throw new UsageError(`--public-url: expected an http(s) base URL such as https://planner.example.com, got '${redactText(publicUrl)}'`);
+    }
+  }
   return {
+    publicUrl,
     host: v.host,
     port: Number(v.port),
     db: v.db,

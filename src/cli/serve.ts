@@ -63,6 +63,7 @@ export async function main(argv: string[]): Promise<number> {
     rateLimit: config.rateLimit,
     dispatcherPage: { tiles: config.tiles, tilesAttribution: config.tilesAttribution },
     rateLimitBuckets: buckets,
+    publicUrl: config.publicUrl,
   });
   await buckets?.connect();
   if (geocoder && config.jobs) {
