@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { BODY_LIMITS, JSON_VALUES } from './limits.js';
 import { PlanningInputError, JobServiceClosedError } from '../jobs/errors.js';
 import { IdempotencyKeyReusedError, TooManyJobsError } from '../jobs/ports.js';
-import type { PlanningRequest } from '../jobs/request.js';
+import type { PlanningRequest } from '../contract/planning.js';
 import type { JobService } from '../jobs/service.js';
 import { toJobView, type JobView } from '../jobs/view.js';
 import type { StorePort } from '../store/port.js';
