@@ -15,7 +15,7 @@ import { GeocodeWorker } from '../geocode/worker.js';
 import { createGeocoder, type GeocoderName } from '../geocode/providers.js';
 import { ensureDemo } from '../service/demo.js';
 import { openStore } from '../store/open.js';
-import { redactUrl } from '../io/redact.js';
+import { redactText, redactUrl } from '../io/redact.js';
 import { buildApp } from '../http/app.js';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../http/rate-limit.js';
 import { tilesTemplateProblem } from '../http/web.js';
@@ -48,6 +48,8 @@ export interface ServeConfig {
   /** Map tiles of the dispatcher page (/app/): a URL template, or undefined for a plain background. */
   tiles?: string;
   tilesAttribution?: string;
+  /** `--public-url`: the base of links in answers (pagination); without it they are relative. */
+  publicUrl?: string;
 }
 
 export { packageRoot };
@@ -55,7 +57,7 @@ export { packageRoot };
 export const DEMO_ADDRESS_BOOK = () => join(packageRoot(), 'data', 'demo', 'addresses.csv');
 
 const USAGE =
-  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--workers N] [--demo] [--log-level info] [--rate-limit 1200] [--redis redis://HOST:PORT] [--redis-prefix PREFIX] [--jobs on|off] [--tiles URL-TEMPLATE] [--tiles-attribution TEXT] ' + FLOW_SERVE_USAGE;
+  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--workers N] [--demo] [--log-level info] [--rate-limit 1200] [--redis redis://HOST:PORT] [--redis-prefix PREFIX] [--jobs on|off] [--tiles URL-TEMPLATE] [--tiles-attribution TEXT] [--public-url URL] ' + FLOW_SERVE_USAGE;
 
 const SERVE_OPTIONS = {
   host: { type: 'string', default: '127.0.0.1' },
@@ -75,6 +77,7 @@ const SERVE_OPTIONS = {
   jobs: { type: 'string', default: 'on' },
   tiles: { type: 'string' },
   'tiles-attribution': { type: 'string' },
+  'public-url': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   ...flowServeArgs,
 } as const;
@@ -154,7 +157,20 @@ export function parseServeArgs(argv: string[]): ServeConfig | 'help' {
     const problem = tilesTemplateProblem(v.tiles);
     if (problem) throw new UsageError(`--tiles: ${problem} such as https://tile.example.org/{z}/{x}/{y}.png, got '${v.tiles}'`);
   }
+  const publicUrl = v['public-url'];
+  if (publicUrl !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(publicUrl);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash) {
+      throw new UsageError(`--public-url: expected an http(s) base URL such as https://planner.example.com, got '${redactText(publicUrl)}'`);
+    }
+  }
   return {
+    publicUrl,
     host: v.host,
     port: Number(v.port),
     db: v.db,
@@ -215,6 +231,7 @@ export async function main(argv: string[]): Promise<number> {
     rateLimit: config.rateLimit,
     dispatcherPage: { tiles: config.tiles, tilesAttribution: config.tilesAttribution },
     rateLimitBuckets: buckets,
+    publicUrl: config.publicUrl,
   });
   await buckets?.connect();
   if (geocoder && config.jobs) {

@@ -63,8 +63,17 @@ export function readPage(errors: Record<string, string[]>, query: Record<string,
   return { page, pageSize, limit: pageSize, offset: (page - 1) * pageSize };
 }
 
+const PUBLIC_URL = Symbol('publicUrl');
+
+/** The base of pagination links (`serve --public-url`), kept on the app; child contexts inherit it. */
+export function setPublicUrl(app: FastifyInstance, url: string | undefined): void {
+  (app as unknown as Record<symbol, string>)[PUBLIC_URL] = (url ?? '').replace(/\/+$/, '');
+}
+
 /**
- * The list answer `{count, next, previous, results}`, with absolute links that keep the filters;
+ * The list answer `{count, next, previous, results}`, with links that keep the filters: built
+ * from the public URL when one is set, relative otherwise, never from the Host header (a client
+ * could name any host there and have our answer point at it);
  * a page past the last is 404 "Invalid page." (page 1 of an empty list is an empty page).
  */
 export function pageAnswer<T>(
@@ -82,7 +91,8 @@ export function pageAnswer<T>(
     for (const [name, value] of Object.entries(filters)) if (value !== undefined) params.set(name, value);
     params.set('page', String(p));
     params.set('page_size', String(pageSize));
-    return `${request.protocol}://${request.host}${path}?${params.toString()}`;
+    const base = (request.server as unknown as Record<symbol, string | undefined>)[PUBLIC_URL] ?? '';
+    return `${base}${path}?${params.toString()}`;
   };
   return {
     count,
