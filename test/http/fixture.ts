@@ -92,11 +92,12 @@ export async function makeAppOn(kind: 'sqlite' | 'postgres', options: Partial<Ap
     return { company, other, key, otherKey };
   });
   const app = buildApp({ store: port, rateLimit: 0, ...options });
+  const keyWith = async (scopes: Scope[]) => (await port.apiKeys.create({ company_id: company.id, scopes }, now)).key;
   const { auth, inject } = injector(app, key, true);
   const close = async () => {
     await app.close();
     await port.close();
     await drop();
   };
-  return { app, port, company, other, key, otherKey, auth, inject, close };
+  return { app, port, company, other, key, otherKey, keyWith, auth, inject, close };
 }
