@@ -13,8 +13,8 @@ import { ServiceEvents, type OrderStatusChanged } from '../../src/service/events
 import { createPlanningRuntime, type PlanningRuntimeOptions } from '../../src/service/planning.js';
 import type { StorePort } from '../../src/store/port.js';
 import { PgStore } from '../../src/store/postgres/store.js';
-import { portOf } from '../../src/store/sqlite-port.js';
-import { Store } from '../../src/store/store.js';
+import { portOf } from '../../src/store/sqlite/port.js';
+import { Store } from '../../src/store/sqlite/store.js';
 import { afterAll } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { SCOPES, type Scope } from '../../src/store/types.js';

@@ -120,7 +120,7 @@ describe('a database locked by another process', () => {
     const g = makeApp({ geocoding: false });
     try {
       g.store.db.pragma('busy_timeout = 50');
-      const { Database } = await import('../../src/store/sqlite-driver.js');
+      const { Database } = await import('../../src/store/sqlite/driver.js');
       const other = new Database(`${g.dir}/test.db`);
       other.exec('BEGIN IMMEDIATE');
       try {

@@ -5,9 +5,9 @@ import { afterAll } from 'vitest';
 import { buildApp, type AppOptions } from '../../src/http/app.js';
 import type { StorePort } from '../../src/store/port.js';
 import { PgStore } from '../../src/store/postgres/store.js';
-import { portOf } from '../../src/store/sqlite-port.js';
+import { portOf } from '../../src/store/sqlite/port.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
-import { Store } from '../../src/store/store.js';
+import { Store } from '../../src/store/sqlite/store.js';
 import { SCOPES, type Scope } from '../../src/store/types.js';
 import { checkInject } from '../helpers/openapi-conformance.js';
 
