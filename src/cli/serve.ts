@@ -16,6 +16,23 @@ import { createGeocoder, type GeocoderName } from '../geocode/providers.js';
 import { ensureDemo } from '../service/demo.js';
 import { openStore } from '../store/open.js';
 import { redactText, redactUrl } from '../io/redact.js';
+import { beginDraining, readiness } from '../http/health.js';
+import { PlannerMetrics } from '../http/metrics.js';
+import { buildOpsApp } from '../http/ops-app.js';
+import { processReadiness } from '../service/ops.js';
+import type { FastifyInstance } from 'fastify';
+
+/** Listens the operator's port; its URL as printed (`metrics on URL`). */
+export async function listenOps(app: FastifyInstance, host: string, port: number): Promise<{ url: string; close(): Promise<void> }> {
+  try {
+    await app.listen({ host, port });
+  } catch (err) {
+    throw new Error(`cannot listen on ${host}:${port} (--metrics-port): ${(err as Error).message}`);
+  }
+  const address = app.server.address();
+  const bound = typeof address === 'object' && address ? address.port : port;
+  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`, close: () => app.close() };
+}
 import { buildApp } from '../http/app.js';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../http/rate-limit.js';
 import { tilesTemplateProblem } from '../http/web.js';
@@ -50,6 +67,8 @@ export interface ServeConfig {
   tilesAttribution?: string;
   /** `--public-url`: the base of links in answers (pagination); without it they are relative. */
   publicUrl?: string;
+  /** `--metrics-port`: /healthz, /readyz and /metrics on a port of their own (else /metrics on the API port). */
+  metricsPort?: number;
 }
 
 export { packageRoot };
@@ -57,7 +76,7 @@ export { packageRoot };
 export const DEMO_ADDRESS_BOOK = () => join(packageRoot(), 'data', 'demo', 'addresses.csv');
 
 const USAGE =
-  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--workers N] [--demo] [--log-level info] [--rate-limit 1200] [--redis redis://HOST:PORT] [--redis-prefix PREFIX] [--jobs on|off] [--tiles URL-TEMPLATE] [--tiles-attribution TEXT] [--public-url URL] ' + FLOW_SERVE_USAGE;
+  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--workers N] [--demo] [--log-level info] [--rate-limit 1200] [--redis redis://HOST:PORT] [--redis-prefix PREFIX] [--jobs on|off] [--tiles URL-TEMPLATE] [--tiles-attribution TEXT] [--public-url URL] [--metrics-port N] ' + FLOW_SERVE_USAGE;
 
 const SERVE_OPTIONS = {
   host: { type: 'string', default: '127.0.0.1' },
@@ -78,6 +97,7 @@ const SERVE_OPTIONS = {
   tiles: { type: 'string' },
   'tiles-attribution': { type: 'string' },
   'public-url': { type: 'string' },
+  'metrics-port': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   ...flowServeArgs,
 } as const;
@@ -171,6 +191,7 @@ export function parseServeArgs(argv: string[]): ServeConfig | 'help' {
   }
   return {
     publicUrl,
+    metricsPort: parseMetricsPort(v['metrics-port']),
     host: v.host,
     port: Number(v.port),
     db: v.db,
@@ -186,6 +207,13 @@ export function parseServeArgs(argv: string[]): ServeConfig | 'help' {
   };
 }
 
+/** `--metrics-port N`: 0 to 65535 (0 takes a free port), or absent. */
+export function parseMetricsPort(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65_535) throw new UsageError(`--metrics-port: expected a port number 0-65535, got '${value.slice(0, 40)}'`);
+  return Number(value);
+}
+
 export async function main(argv: string[]): Promise<number> {
   const config = parseServeArgs(argv);
   if (config === 'help') {
@@ -196,7 +224,9 @@ export async function main(argv: string[]): Promise<number> {
   const store = await openStore(config.db);
   let worker: GeocodeWorker | undefined;
   const events = new ServiceEvents();
+  const metrics = new PlannerMetrics();
   const planning = createPlanningRuntime({
+    metrics,
     store,
     events,
     workers: config.workers,
@@ -221,6 +251,8 @@ export async function main(argv: string[]): Promise<number> {
           log: { info: (o, m) => app.log.info(o, m), warn: (o, m) => app.log.warn(o, m) },
         })
       : undefined;
+  // ready while the store answers and, where this process runs jobs, its solver threads are up
+  const ready = readiness(processReadiness(store, config.jobs ? planning.pool : undefined));
   const app = buildApp({
     store,
     events,
@@ -232,6 +264,9 @@ export async function main(argv: string[]): Promise<number> {
     dispatcherPage: { tiles: config.tiles, tilesAttribution: config.tilesAttribution },
     rateLimitBuckets: buckets,
     publicUrl: config.publicUrl,
+    metrics,
+    metricsRoute: config.metricsPort === undefined,
+    readiness: ready,
   });
   await buckets?.connect();
   if (geocoder && config.jobs) {
@@ -254,7 +289,9 @@ export async function main(argv: string[]): Promise<number> {
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  const hostPart = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const base = `http://${hostPart}:${port}`;
+  const ops = config.metricsPort === undefined ? undefined : await listenOps(buildOpsApp({ metrics, readiness: ready }), config.host, config.metricsPort);
   worker?.start();
   await planning.start();
   app.log.info(
@@ -289,10 +326,13 @@ export async function main(argv: string[]): Promise<number> {
       void (async () => {
         let code = 0;
         try {
+          // /readyz says 503 first (and stays up that long when something watches it), then the port closes
+          await beginDraining(ready);
           await app.close();
           await planning.stop();
           await worker?.stop();
           await buckets?.close();
+          await ops?.close();
         } catch (err) {
           app.log.error({ err }, 'error during shutdown');
           code = 1;
@@ -309,6 +349,7 @@ export async function main(argv: string[]): Promise<number> {
     process.on('SIGTERM', onTerm);
     process.on('SIGINT', onInt);
     // after the handlers: whoever waits for this line may signal at once (see src/cli/worker.ts)
+    if (ops) process.stdout.write(`metrics on ${ops.url}\n`);
     process.stdout.write(`listening on ${base}\n`);
   });
 }

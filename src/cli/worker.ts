@@ -15,14 +15,18 @@ import { withNegativeValues } from './argv.js';
 import { UsageError } from './usage-error.js';
 import { GeocodeWorker } from '../geocode/worker.js';
 import { createGeocoder, type GeocoderName } from '../geocode/providers.js';
-import { parseWorkOptions } from './serve.js';
+import { listenOps, parseMetricsPort, parseWorkOptions } from './serve.js';
+import { beginDraining, readiness } from '../http/health.js';
+import { PlannerMetrics } from '../http/metrics.js';
+import { buildOpsApp } from '../http/ops-app.js';
+import { processReadiness } from '../service/ops.js';
 import { ServiceEvents } from '../service/events.js';
 import { createPlanningRuntime, FLOW_SERVE_USAGE, flowServeArgs, parseFlowServeArgs } from '../service/planning.js';
 import { openStore } from '../store/open.js';
 import { redactUrl } from '../io/redact.js';
 
 const USAGE =
-  'worker --db PATH [--workers N] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--log-level info] ' +
+  'worker --db PATH [--workers N] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--log-level info] [--metrics-port N] [--metrics-host 127.0.0.1] ' +
   FLOW_SERVE_USAGE;
 
 const OPTIONS = {
@@ -34,6 +38,8 @@ const OPTIONS = {
   matrix: { type: 'string', default: 'haversine' },
   'osrm-url': { type: 'string' },
   'log-level': { type: 'string', default: 'info' },
+  'metrics-port': { type: 'string' },
+  'metrics-host': { type: 'string', default: '127.0.0.1' },
   help: { type: 'boolean', short: 'h' },
   ...flowServeArgs,
 } as const;
@@ -48,6 +54,9 @@ export interface WorkerConfig {
   osrmUrl?: string;
   logLevel: string;
   flow: ReturnType<typeof parseFlowServeArgs>;
+  /** `--metrics-port`: /healthz, /readyz and /metrics there (on `--metrics-host`). */
+  metricsPort?: number;
+  metricsHost: string;
 }
 
 export function parseWorkerArgs(argv: string[]): WorkerConfig | 'help' {
@@ -64,6 +73,8 @@ export function parseWorkerArgs(argv: string[]): WorkerConfig | 'help' {
     db: v.db,
     ...work,
     flow: parseFlowServeArgs(v, (m) => new UsageError(m)),
+    metricsPort: parseMetricsPort(v['metrics-port']),
+    metricsHost: v['metrics-host'],
   };
 }
 
@@ -76,7 +87,9 @@ export async function main(argv: string[]): Promise<number> {
   const log = pino({ level: config.logLevel, base: { role: 'worker', pid: process.pid } }, process.stderr);
   const geocoder = createGeocoder(config.geocoder, { addressBook: config.addressBook, url: config.geocoderUrl });
   const store = await openStore(config.db);
+  const metrics = new PlannerMetrics();
   const planning = createPlanningRuntime({
+    metrics,
     store,
     events: new ServiceEvents(),
     workers: config.workers,
@@ -103,6 +116,17 @@ export async function main(argv: string[]): Promise<number> {
     await store.close();
     throw err;
   }
+  const ready = readiness(processReadiness(store, planning.pool));
+  let ops: Awaited<ReturnType<typeof listenOps>> | undefined;
+  try {
+    ops = config.metricsPort === undefined ? undefined : await listenOps(buildOpsApp({ metrics, readiness: ready }), config.metricsHost, config.metricsPort);
+  } catch (err) {
+    clearInterval(alive);
+    await planning.stop().catch(() => undefined);
+    await geocoding?.stop().catch(() => undefined);
+    await store.close();
+    throw err;
+  }
   log.info({ db: redactUrl(config.db), owner: planning.jobs.owner, geocoder: config.geocoder }, 'worker started');
 
   return new Promise<number>((resolve) => {
@@ -114,8 +138,11 @@ export async function main(argv: string[]): Promise<number> {
       void (async () => {
         let code = 0;
         try {
+          // /readyz says 503 first, then the work finishes or is handed back
+          await beginDraining(ready);
           await planning.stop();
           await geocoding?.stop();
+          await ops?.close();
         } catch (err) {
           log.error({ err }, 'error during shutdown');
           code = 1;
@@ -135,6 +162,7 @@ export async function main(argv: string[]): Promise<number> {
     // Only now: whoever waits for this line may signal at once. Printed before the handlers, a
     // SIGTERM sent within a few ms of it could land while this process sat descheduled between
     // the write and process.on (a loaded machine), and the default action killed it.
+    if (ops) process.stdout.write(`metrics on ${ops.url}\n`);
     process.stdout.write('worker ready\n');
   });
 }
