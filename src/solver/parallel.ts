@@ -98,6 +98,9 @@ export interface ParallelEnv {
   /** One matrix in shared memory for all threads, built by the first (default true); false: each
    *  thread builds its own (benchmarks compare the two). */
   shareMatrix?: boolean;
+  /** With an iteration budget: this many epochs instead of one per 2,000 iterations (tests, so a
+   *  small budget of work still runs sector epochs). */
+  epochs?: number;
 }
 
 export async function solveParallel(input: ProblemInput, options: SolveOptions = {}, env: ParallelEnv = {}): Promise<SolveResult> {
@@ -109,7 +112,7 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
   const timeLimit = iterations === undefined ? (options.timeLimit ?? 1) : options.timeLimit;
   // Epochs of at least ~2.5 s (or 2,000 iterations): every restart costs a local search and a
   // reheated schedule, which short runs cannot pay back; below that the threads run independently.
-  const epochs = iterations !== undefined ? Math.max(1, Math.min(10, Math.floor(iterations / 2000))) : Math.max(1, Math.min(30, Math.floor((timeLimit ?? 1) / 2.5)));
+  const epochs = iterations !== undefined && env.epochs !== undefined ? Math.max(1, Math.floor(env.epochs)) : iterations !== undefined ? Math.max(1, Math.min(10, Math.floor(iterations / 2000))) : Math.max(1, Math.min(30, Math.floor((timeLimit ?? 1) / 2.5)));
   const deadline = timeLimit === undefined ? Infinity : started + timeLimit * 1000;
   const seed = options.seed ?? 1;
   const key = `${process.pid}-${++solveCounter}-${started}`;
