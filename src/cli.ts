@@ -13,10 +13,10 @@ interface CommandModule {
 const commands: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
   // Each part of the project registers its subcommand here, one line each.
   solve: { summary: 'solve a Solomon or JSON problem file and print the routes as JSON', load: () => import('./cli/solve.js') },
-  serve: { summary: 'run the HTTP API on an embedded SQLite file (--demo for a demo company and key)', load: () => import('./http/server.js') },
+  serve: { summary: 'run the HTTP API on an embedded SQLite file (--demo for a demo company and key)', load: () => import('./cli/serve.js') },
   worker: { summary: 'run planning jobs, webhook deliveries and geocoding from the database, no HTTP (beside serve --jobs off)', load: () => import('./cli/worker.js') },
-  admin: { summary: 'create companies, API keys, warehouses, vehicles, webhook subscriptions', load: () => import('./admin/main.js') },
-  demo: { summary: 'run the whole flow on demo data against a real local server (upload, geocode, plan, routes, GeoJSON, webhooks)', load: () => import('./service/demo-flow.js') },
+  admin: { summary: 'create companies, API keys, warehouses, vehicles, webhook subscriptions', load: () => import('./cli/admin.js') },
+  demo: { summary: 'run the whole flow on demo data against a real local server (upload, geocode, plan, routes, GeoJSON, webhooks)', load: () => import('./cli/demo.js') },
 };
 
 function help(): string {

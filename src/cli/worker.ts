@@ -15,7 +15,7 @@ import { withNegativeValues } from './argv.js';
 import { UsageError } from './usage-error.js';
 import { GeocodeWorker } from '../geocode/worker.js';
 import { createGeocoder, type GeocoderName } from '../geocode/providers.js';
-import { parseWorkOptions } from '../http/server.js';
+import { parseWorkOptions } from './serve.js';
 import { ServiceEvents } from '../service/events.js';
 import { createPlanningRuntime, FLOW_SERVE_USAGE, flowServeArgs, parseFlowServeArgs } from '../service/planning.js';
 import { openStore } from '../store/open.js';

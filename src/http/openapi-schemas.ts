@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { ROUTE_STATUSES, STOP_STATUSES } from '../store/routes.js';
 import { ORDER_STATUSES, ORDER_TYPES } from '../store/types.js';
 import { SETTABLE_STOP_STATUSES } from '../service/dispatch.js';
-import { orderCreateSchema, orderPatchSchema } from './order-schema.js';
+import { orderCreateSchema, orderPatchSchema } from '../contract/order.js';
 
 type Schema = Record<string, unknown>;
 

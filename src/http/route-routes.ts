@@ -17,7 +17,7 @@ import { ROUTE_STATUSES, type PositionRow, type RouteRow, type RouteStatus, type
 import { authOf } from './auth.js';
 import { HttpError, notFound } from './errors.js';
 import { MAX_CLOCK_AHEAD_MS } from './limits.js';
-import { isValidDate, MESSAGES } from './order-schema.js';
+import { isValidDate, MESSAGES } from '../contract/order.js';
 import { methodNotAllowed, pageAnswer, queryOf, readPage } from './request.js';
 
 

@@ -1,5 +1,5 @@
-import type { FieldErrors } from '../http/order-schema.js';
-import { MESSAGES } from '../http/order-schema.js';
+import type { FieldErrors } from '../contract/order.js';
+import { MESSAGES } from '../contract/order.js';
 import type { Repositories, StorePort } from '../store/port.js';
 import type { Company, Order, OrderFields, OrderStatus, OrderStatusEntry } from '../store/types.js';
 import { publishIn } from '../webhooks/publish.js';

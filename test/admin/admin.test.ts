@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/admin/main.js';
+import { main } from '../../src/cli/admin.js';
 import { UsageError } from '../../src/cli/usage-error.js';
 import { Store } from '../../src/store/store.js';
 import { runCli } from '../helpers/run-cli.js';

@@ -1,11 +1,13 @@
 import type { Reporter, TestModule } from 'vitest/node';
+import { CHROMIUM, chromiumAvailable, reachable, REDIS_HOST, REDIS_PORT } from './environment.js';
 import { probePostgres } from './postgres-probe.js';
 
 /**
  * Prints one plain closing line, `vitest: N passed, N failed[, N skipped]`, after the run, so
  * that any reader of the log (CI included) sees the count without parsing vitest's own summary.
  * When the PostgreSQL suites were skipped for want of a server, the line says so:
- * `vitest: N passed, N failed, N skipped (PostgreSQL suites skipped: no PostgreSQL at URL ...)`.
+ * `vitest: N passed, N failed, N skipped (PostgreSQL suites skipped: no PostgreSQL at URL ...)`;
+ * likewise for Redis (the request-limit tests across processes) and Chromium (the dispatcher page).
  */
 export default class SummaryReporter implements Reporter {
   private postgres: Promise<{ available: boolean; reason: string }> | undefined;
@@ -32,7 +34,13 @@ export default class SummaryReporter implements Reporter {
     const tail = skipped > 0 ? `, ${skipped} skipped` : '';
     const pg = await (this.postgres ?? probePostgres());
     const ranPostgres = testModules.some((m) => /postgres/i.test(m.moduleId));
-    const note = !pg.available && ranPostgres ? ` (PostgreSQL suites ${pg.reason})` : '';
+    const ran = (pattern: RegExp) => testModules.some((m) => pattern.test(m.moduleId));
+    const notes: string[] = [];
+    // the PostgreSQL suites run inside most HTTP and e2e files (one describe per store)
+    if (!pg.available && (ran(/postgres/i) || ran(/test\/(http|e2e|store)\//))) notes.push(`PostgreSQL suites ${pg.reason}`);
+    if (ran(/redis/i) && !(await reachable(REDIS_PORT, REDIS_HOST))) notes.push(`Redis suites skipped: no Redis at ${REDIS_HOST}:${REDIS_PORT}`);
+    if (ran(/dispatcher-page/) && !chromiumAvailable()) notes.push(`browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+    const note = notes.length > 0 ? ` (${notes.join('; ')})` : '';
     process.stdout.write(`\nvitest: ${passed} passed, ${failed} failed${tail}${note}\n`);
   }
 }

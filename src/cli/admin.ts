@@ -4,8 +4,8 @@
  * object. Bad arguments throw UsageError: exit 2 with one line on stderr.
  */
 import { parseArgs } from 'node:util';
-import { withNegativeValues } from '../cli/argv.js';
-import { UsageError } from '../cli/usage-error.js';
+import { withNegativeValues } from './argv.js';
+import { UsageError } from './usage-error.js';
 import { isValidTimeZone } from '../service/time.js';
 import { openStore } from '../store/open.js';
 import type { Repositories } from '../store/port.js';

@@ -8,17 +8,17 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { withNegativeValues } from '../cli/argv.js';
+import { withNegativeValues } from './argv.js';
 import { packageRoot } from '../package-root.js';
-import { UsageError } from '../cli/usage-error.js';
+import { UsageError } from './usage-error.js';
 import { GeocodeWorker } from '../geocode/worker.js';
 import { createGeocoder, type GeocoderName } from '../geocode/providers.js';
 import { ensureDemo } from '../service/demo.js';
 import { openStore } from '../store/open.js';
-import { buildApp } from './app.js';
-import { DEFAULT_RATE_LIMIT_PER_MINUTE } from './rate-limit.js';
-import { tilesTemplateProblem } from './web.js';
-import { DEFAULT_REDIS_PREFIX, parseRedisUrl, RedisTokenBuckets, validRedisPrefix, type RedisTarget } from './rate-limit-redis.js';
+import { buildApp } from '../http/app.js';
+import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../http/rate-limit.js';
+import { tilesTemplateProblem } from '../http/web.js';
+import { DEFAULT_REDIS_PREFIX, parseRedisUrl, RedisTokenBuckets, validRedisPrefix, type RedisTarget } from '../http/rate-limit-redis.js';
 import { ServiceEvents } from '../service/events.js';
 import { createPlanningRuntime, FLOW_SERVE_USAGE, flowServeArgs, parseFlowServeArgs, type FlowServeOptions } from '../service/planning.js';
 
