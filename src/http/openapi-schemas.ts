@@ -6,7 +6,7 @@
  * (test/helpers/openapi-conformance.ts) catches a field the server sends but the document omits.
  */
 import { z } from 'zod';
-import { ROUTE_STATUSES, STOP_STATUSES } from '../store/routes.js';
+import { ROUTE_STATUSES, STOP_STATUSES } from '../store/sqlite/routes.js';
 import { ORDER_STATUSES, ORDER_TYPES } from '../store/types.js';
 import { SETTABLE_STOP_STATUSES } from '../service/dispatch.js';
 import { orderCreateSchema, orderPatchSchema } from '../contract/order.js';
@@ -81,8 +81,8 @@ const page = (item: string, what: string): Schema =>
   record(
     {
       count: { type: 'integer', minimum: 0, description: 'all matching items' },
-      next: { type: ['string', 'null'], format: 'uri', description: 'absolute URL of the next page, null on the last' },
-      previous: { type: ['string', 'null'], format: 'uri', description: 'absolute URL of the previous page, null on the first' },
+      next: { type: ['string', 'null'], format: 'uri-reference', description: 'link to the next page (relative, or absolute from serve --public-url), null on the last' },
+      previous: { type: ['string', 'null'], format: 'uri-reference', description: 'link to the previous page (relative, or absolute from serve --public-url), null on the first' },
       results: { type: 'array', items: ref(item) },
     },
     `A page of ${what}, newest first`,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/admin.js';
 import { UsageError } from '../../src/cli/usage-error.js';
-import { Store } from '../../src/store/store.js';
+import { Store } from '../../src/store/sqlite/store.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dp-admin-'));
@@ -106,6 +106,19 @@ describe('admin CLI', () => {
     expectUsage(admin('webhook', 'enable', '--id', '9999'), /--id: no webhook subscription 9999/);
     expectUsage(admin('key', 'list'), /key list: missing --company/);
     expectUsage(admin('webhook', 'list', '--company', 'x'), /--company: not an integer/);
+  });
+
+  it('refuses a webhook URL with a user or password, without echoing the password (issue 38)', () => {
+    const c = admin('company', 'create', '--name', 'Creds').json.id as number;
+    for (const url of ['https://ops:hunter2pw@hooks.example/in', 'http://ops@hooks.example/in', 'http://:hunter2pw@hooks.example/in']) {
+      const r = admin('webhook', 'create', '--company', String(c), '--url', url, '--events', 'order.status_changed');
+      expectUsage(r, /--url: must not hold a user name or password/);
+      expect(r.stderr).not.toContain('hunter2pw');
+    }
+    const badUrl = admin('webhook', 'create', '--company', String(c), '--url', 'http://ops:hunter2pw@[bad', '--events', 'order.status_changed');
+    expectUsage(badUrl, /not a URL/);
+    expect(badUrl.stderr).not.toContain('hunter2pw');
+    expect(admin('webhook', 'list', '--company', String(c)).json.webhooks).toEqual([]);
   });
 
   it('takes negative numbers as option values (west of Greenwich, south of the equator)', () => {

@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { openDatabase } from '../../src/store/db.js';
-import { planningMigration, SqlitePlanningStore } from '../../src/store/planning.js';
+import { openDatabase } from '../../src/store/sqlite/db.js';
+import { OrderRepository } from '../../src/store/sqlite/orders.js';
+import { planningMigration, SqlitePlanningStore } from '../../src/store/sqlite/planning.js';
 import { describePlanningStoreContract } from '../jobs/store-contract.js';
 
 const now = '2026-11-30T07:00:00.000Z';
@@ -69,5 +70,8 @@ describePlanningStoreContract('SqlitePlanningStore', () => {
       };
     },
     countRoutes: (companyId) => (db.prepare(`SELECT COUNT(*) AS n FROM routes WHERE company_id = ?`).get(companyId) as { n: number }).n,
+    editOrder: (companyId, id, address) => {
+      new OrderRepository(db).update(companyId, id, { address }, now);
+    },
   };
 });

@@ -315,6 +315,11 @@ export const pgMigrations: PgMigration[] = [
       ALTER TABLE vehicles ADD COLUMN reload_min INTEGER NOT NULL DEFAULT 15;
     `,
   },
+  {
+    version: 108,
+    name: 'orders: a version counting every change (a plan commits only over the versions it read)',
+    sql: `ALTER TABLE orders ADD COLUMN version INTEGER NOT NULL DEFAULT 0;`,
+  },
 ];
 
 /**
