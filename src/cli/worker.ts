@@ -2,86 +2,31 @@
  * `delivery-planner worker`: runs planning jobs, webhook deliveries and geocoding from the
  * database, and answers no HTTP (operations.md, "Scaling out"). Any number of workers and `serve`
  * processes share one database: each piece of work is claimed with a lease (src/jobs/service.ts,
- * src/webhooks/outbox.ts, src/store/geocode-queue.ts), so it runs in one process at a time and is
+ * src/webhooks/outbox.ts, src/store/sqlite/geocode-queue.ts), so it runs in one process at a time and is
  * taken over when its process dies.
  *
  * Prints `worker ready` on stdout once it takes work. SIGTERM/SIGINT: running jobs get a short
  * drain, then are handed back (their lease ended at once, for another process to take over); deliveries and lookups in
- * flight are stopped and handed back; exit 0.
+ * flight are stopped and handed back; exit 0. Its options: src/cli/options.ts.
  */
-import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { withNegativeValues } from './argv.js';
-import { UsageError } from './usage-error.js';
 import { GeocodeWorker } from '../geocode/worker.js';
-import { createGeocoder, type GeocoderName } from '../geocode/providers.js';
-import { listenOps, parseMetricsPort, parseWorkOptions } from './serve.js';
+import { createGeocoder } from '../geocode/providers.js';
+import { ServiceEvents } from '../service/events.js';
+import { createPlanningRuntime } from '../service/planning.js';
+import { openStore } from '../store/open.js';
+import { redactUrl } from '../io/redact.js';
+import { parseWorkerArgs, WORKER_USAGE } from './options.js';
 import { beginDraining, readiness } from '../http/health.js';
+import { listen, type Listening } from '../http/listen.js';
 import { PlannerMetrics } from '../http/metrics.js';
 import { buildOpsApp } from '../http/ops-app.js';
 import { processReadiness } from '../service/ops.js';
-import { ServiceEvents } from '../service/events.js';
-import { createPlanningRuntime, FLOW_SERVE_USAGE, flowServeArgs, parseFlowServeArgs } from '../service/planning.js';
-import { openStore } from '../store/open.js';
-import { redactUrl } from '../io/redact.js';
-
-const USAGE =
-  'worker --db PATH [--workers N] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--log-level info] [--metrics-port N] [--metrics-host 127.0.0.1] ' +
-  FLOW_SERVE_USAGE;
-
-const OPTIONS = {
-  db: { type: 'string', default: './var/planner.db' },
-  workers: { type: 'string' },
-  geocoder: { type: 'string', default: 'table' },
-  'geocoder-url': { type: 'string' },
-  'address-book': { type: 'string' },
-  matrix: { type: 'string', default: 'haversine' },
-  'osrm-url': { type: 'string' },
-  'log-level': { type: 'string', default: 'info' },
-  'metrics-port': { type: 'string' },
-  'metrics-host': { type: 'string', default: '127.0.0.1' },
-  help: { type: 'boolean', short: 'h' },
-  ...flowServeArgs,
-} as const;
-
-export interface WorkerConfig {
-  db: string;
-  workers?: number;
-  geocoder: GeocoderName;
-  geocoderUrl?: string;
-  addressBook: string;
-  matrix: 'haversine' | 'osrm';
-  osrmUrl?: string;
-  logLevel: string;
-  flow: ReturnType<typeof parseFlowServeArgs>;
-  /** `--metrics-port`: /healthz, /readyz and /metrics there (on `--metrics-host`). */
-  metricsPort?: number;
-  metricsHost: string;
-}
-
-export function parseWorkerArgs(argv: string[]): WorkerConfig | 'help' {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: withNegativeValues(argv, OPTIONS), strict: true, allowPositionals: false, options: OPTIONS });
-  } catch (err) {
-    throw new UsageError(`${(err as Error).message.split('\n')[0]} (usage: ${USAGE})`);
-  }
-  const v = parsed.values;
-  if (v.help) return 'help';
-  const work = parseWorkOptions(v);
-  return {
-    db: v.db,
-    ...work,
-    flow: parseFlowServeArgs(v, (m) => new UsageError(m)),
-    metricsPort: parseMetricsPort(v['metrics-port']),
-    metricsHost: v['metrics-host'],
-  };
-}
 
 export async function main(argv: string[]): Promise<number> {
   const config = parseWorkerArgs(argv);
   if (config === 'help') {
-    process.stdout.write(`usage: delivery-planner ${USAGE}\n`);
+    process.stdout.write(WORKER_USAGE + '\n');
     return 0;
   }
   const log = pino({ level: config.logLevel, base: { role: 'worker', pid: process.pid } }, process.stderr);
@@ -106,20 +51,13 @@ export async function main(argv: string[]): Promise<number> {
   const geocoding = geocoder ? new GeocodeWorker({ store, geocoder, log, leaseMs: config.flow.leaseMs }) : undefined;
   // the loops' timers do not hold the process open; this does, until the shutdown
   const alive = setInterval(() => undefined, 1 << 30);
+  const ready = readiness(processReadiness(store, planning.pool));
+  let ops: Listening | undefined;
   try {
     geocoding?.start();
     await planning.start();
-  } catch (err) {
-    clearInterval(alive);
-    await planning.stop().catch(() => undefined);
-    await geocoding?.stop().catch(() => undefined);
-    await store.close();
-    throw err;
-  }
-  const ready = readiness(processReadiness(store, planning.pool));
-  let ops: Awaited<ReturnType<typeof listenOps>> | undefined;
-  try {
-    ops = config.metricsPort === undefined ? undefined : await listenOps(buildOpsApp({ metrics, readiness: ready }), config.metricsHost, config.metricsPort);
+    // --metrics-port: /healthz, /readyz and /metrics
+    if (config.metricsPort !== undefined) ops = await listen(buildOpsApp({ metrics, readiness: ready }), config.metricsHost, config.metricsPort);
   } catch (err) {
     clearInterval(alive);
     await planning.stop().catch(() => undefined);
@@ -162,7 +100,7 @@ export async function main(argv: string[]): Promise<number> {
     // Only now: whoever waits for this line may signal at once. Printed before the handlers, a
     // SIGTERM sent within a few ms of it could land while this process sat descheduled between
     // the write and process.on (a loaded machine), and the default action killed it.
-    if (ops) process.stdout.write(`metrics on ${ops.url}\n`);
+    if (ops) process.stdout.write(`metrics on ${ops.base}\n`);
     process.stdout.write('worker ready\n');
   });
 }

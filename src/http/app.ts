@@ -8,8 +8,8 @@ import { ServiceEvents } from '../service/events.js';
 import { OrderService } from '../service/orders.js';
 import type { Clock } from '../service/time.js';
 import type { StorePort } from '../store/port.js';
-import { portOf } from '../store/sqlite-port.js';
-import type { Store } from '../store/store.js';
+import { portOf } from '../store/sqlite/port.js';
+import type { Store } from '../store/sqlite/store.js';
 import { registerAuth } from './auth.js';
 import { BODY_LIMITS, REQUEST_TIMEOUT_MS } from './limits.js';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, registerRateLimit, type BucketCounter } from './rate-limit.js';
@@ -31,7 +31,7 @@ import { registerDispatcherPage, type DispatcherPageOptions } from './web.js';
 export const API_PREFIX = PUBLIC_PREFIX;
 
 export interface AppOptions {
-  /** The storage port, or the SQLite store (used through its one port, sqlite-port.ts). */
+  /** The storage port, or the SQLite store (used through its one port, src/store/sqlite/port.ts). */
   store: Store | StorePort;
   events?: ServiceEvents;
   /** Queue new and changed addresses for geocoding (false for the `none` provider). Default true. */

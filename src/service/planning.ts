@@ -15,10 +15,10 @@ import { osrmMatrix } from '../matrix/osrm.js';
 import { SolverPool } from '../pool/pool.js';
 import { IDEMPOTENCY_WINDOW_MS } from '../jobs/ports.js';
 import type { StorePort } from '../store/port.js';
-import { portOf } from '../store/sqlite-port.js';
+import { portOf } from '../store/sqlite/port.js';
+import type { Store } from '../store/sqlite/store.js';
 import type { PlannerMetrics } from '../http/metrics.js';
 import { observePlanning, storeBacklogs } from './ops.js';
-import type { Store } from '../store/store.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { ServiceEvents } from './events.js';
 import { bridgeEvents, createWebhookDispatcher, type EventBridge } from './webhooks.js';
@@ -166,68 +166,4 @@ export function createPlanningRuntime(options: PlanningRuntimeOptions): Planning
       await pool.destroy();
     },
   };
-}
-
-/** The `serve` options of this part, parsed from node:util parseArgs values. */
-export interface FlowServeOptions {
-  jobTimeLimitSec?: number;
-  leaseMs?: number;
-  webhookTimeoutMs?: number;
-  webhookRetryDelaysMs?: number[];
-  maxJobsPerCompany?: number;
-  positionRetentionDays?: number;
-}
-
-/** The parseArgs option specs `serve` adds for planning and webhooks. */
-export const flowServeArgs = {
-  'job-time-limit': { type: 'string' },
-  'lease-seconds': { type: 'string' },
-  'webhook-timeout': { type: 'string' },
-  'webhook-retry-delays': { type: 'string' },
-  'max-jobs-per-company': { type: 'string' },
-  'position-retention-days': { type: 'string' },
-} as const;
-
-export const FLOW_SERVE_USAGE = '[--job-time-limit SECONDS] [--lease-seconds 30] [--webhook-timeout MS] [--webhook-retry-delays MS,MS,...] [--max-jobs-per-company 4] [--position-retention-days 30]';
-
-/** Validates the values; throws `usage(message)` on a bad one. */
-export function parseFlowServeArgs(
-  v: { 'job-time-limit'?: string; 'lease-seconds'?: string; 'webhook-timeout'?: string; 'webhook-retry-delays'?: string; 'max-jobs-per-company'?: string; 'position-retention-days'?: string },
-  usage: (message: string) => Error,
-): FlowServeOptions {
-  const out: FlowServeOptions = {};
-  const limit = v['job-time-limit'];
-  if (limit !== undefined) {
-    if (!/^\d{1,5}(\.\d{1,3})?$/.test(limit) || Number(limit) <= 0) throw usage(`--job-time-limit: expected seconds above 0, got '${limit}'`);
-    out.jobTimeLimitSec = Number(limit);
-  }
-  const lease = v['lease-seconds'];
-  if (lease !== undefined) {
-    if (!/^\d{1,4}$/.test(lease) || Number(lease) < 1) throw usage(`--lease-seconds: expected whole seconds (1 or more), got '${lease}'`);
-    out.leaseMs = Number(lease) * 1000;
-  }
-  const timeout = v['webhook-timeout'];
-  if (timeout !== undefined) {
-    if (!/^\d{1,7}$/.test(timeout) || Number(timeout) < 1) throw usage(`--webhook-timeout: expected milliseconds (1 or more), got '${timeout}'`);
-    out.webhookTimeoutMs = Number(timeout);
-  }
-  const delays = v['webhook-retry-delays'];
-  if (delays !== undefined) {
-    const parts = delays.split(',').map((s) => s.trim());
-    if (parts.length === 0 || parts.length > 50 || parts.some((p) => !/^\d{1,9}$/.test(p))) {
-      throw usage(`--webhook-retry-delays: expected a comma-separated list of milliseconds, got '${delays}'`);
-    }
-    out.webhookRetryDelaysMs = parts.map(Number);
-  }
-  const cap = v['max-jobs-per-company'];
-  if (cap !== undefined) {
-    if (!/^\d{1,4}$/.test(cap) || Number(cap) < 1) throw usage(`--max-jobs-per-company: expected a positive integer, got '${cap}'`);
-    out.maxJobsPerCompany = Number(cap);
-  }
-  const days = v['position-retention-days'];
-  if (days !== undefined) {
-    if (!/^\d{1,5}$/.test(days) || Number(days) < 1) throw usage(`--position-retention-days: expected a positive number of days, got '${days}'`);
-    out.positionRetentionDays = Number(days);
-  }
-  return out;
 }

@@ -66,7 +66,7 @@ describe('requests without a valid key', () => {
 
 describe('serve --public-url', () => {
   it('takes an http(s) base URL and refuses anything else (exit 2), without echoing a password', async () => {
-    const { parseServeArgs } = await import('../../src/cli/serve.js');
+    const { parseServeArgs } = await import('../../src/cli/options.js');
     expect(parseServeArgs(['--public-url', 'https://planner.example.com/base'])).toMatchObject({ publicUrl: 'https://planner.example.com/base' });
     for (const bad of ['planner.example.com', 'ftp://x', 'https://u:hunter2@x', 'https://x/?q=1']) {
       let message = '';

@@ -1,6 +1,6 @@
 /**
  * The planning job layer's port (src/jobs/ports.ts) on PostgreSQL: the answers of
- * SqlitePlanningStore (src/store/planning.ts), safe with any number of processes on one database.
+ * SqlitePlanningStore (src/store/sqlite/planning.ts), safe with any number of processes on one database.
  *
  * - claimJob is ONE statement: the next claimable job (a running one whose lease ran out first,
  *   then the company whose last claim is oldest via planning_turns, then FIFO) is locked
@@ -21,7 +21,7 @@
  * job's view) and inside a failed job's updateJob, with the transaction's repositories, as
  * OutboxPlanningStore does on SQLite. If it throws, nothing of the commit is written.
  */
-import { jobFromRow, orderFromRow, vehicleFromRow, type JobRow, type OrderRow, type VehicleRow } from '../planning.js';
+import { jobFromRow, orderFromRow, vehicleFromRow, type JobRow, type OrderRow, type VehicleRow } from '../sqlite/planning.js';
 import type {
   Company,
   JobInput,

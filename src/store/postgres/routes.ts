@@ -1,12 +1,12 @@
 /**
- * Routes, stops and vehicle positions on PostgreSQL: the answers of src/store/routes.ts.
+ * Routes, stops and vehicle positions on PostgreSQL: the answers of src/store/sqlite/routes.ts.
  *
  * In a transaction, `routeHoldingVehicle` first takes the company's routes lock (locks.ts), the
  * one commitPlan holds while it checks and inserts routes: a dispatcher's assignment (check, then
  * assign, in one transaction) and a plan commit of the same company never interleave.
  */
 import type { Async } from '../port.js';
-import type { NewPosition, PositionRow, RouteListQuery, RouteRepository, RouteRow, RouteStatus, StopRow, StopStatus } from '../routes.js';
+import type { NewPosition, PositionRow, RouteListQuery, RouteRepository, RouteRow, RouteStatus, StopRow, StopStatus } from '../sqlite/routes.js';
 import type { Conn } from './db.js';
 import { lockAll, lockKey } from './locks.js';
 import { safeId } from './util.js';

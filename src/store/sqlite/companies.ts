@@ -1,5 +1,5 @@
 import { prepare, type Db } from './db.js';
-import type { Company } from './types.js';
+import type { Company } from '../types.js';
 
 export class CompanyRepository {
   constructor(private readonly db: Db) {}
