@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withNegativeValues } from './argv.js';
 import { packageRoot } from '../package-root.js';
+import { parseRoadModel } from './travel-flags.js';
 import { UsageError } from './usage-error.js';
 import { GeocodeWorker } from '../geocode/worker.js';
 import { createGeocoder, type GeocoderName } from '../geocode/providers.js';
@@ -31,6 +32,10 @@ export interface ServeConfig {
   addressBook: string;
   matrix: 'haversine' | 'osrm';
   osrmUrl?: string;
+  /** `--speed-kmh`: haversine at one fixed speed instead of the travel curve. */
+  speedKmh?: number;
+  /** `--detour-factor`: road metres per great-circle metre (default 1.3). */
+  detourFactor?: number;
   workers?: number;
   demo: boolean;
   logLevel: string;
@@ -54,7 +59,7 @@ export { packageRoot };
 export const DEMO_ADDRESS_BOOK = () => join(packageRoot(), 'data', 'demo', 'addresses.csv');
 
 const USAGE =
-  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--workers N] [--demo] [--log-level info] [--rate-limit 1200] [--redis redis://HOST:PORT] [--redis-prefix PREFIX] [--jobs on|off] [--tiles URL-TEMPLATE] [--tiles-attribution TEXT] ' + FLOW_SERVE_USAGE;
+  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--speed-kmh N] [--detour-factor F] [--workers N] [--demo] [--log-level info] [--rate-limit 1200] [--redis redis://HOST:PORT] [--redis-prefix PREFIX] [--jobs on|off] [--tiles URL-TEMPLATE] [--tiles-attribution TEXT] ' + FLOW_SERVE_USAGE;
 
 const SERVE_OPTIONS = {
   host: { type: 'string', default: '127.0.0.1' },
@@ -65,6 +70,8 @@ const SERVE_OPTIONS = {
   'address-book': { type: 'string' },
   matrix: { type: 'string', default: 'haversine' },
   'osrm-url': { type: 'string' },
+  'speed-kmh': { type: 'string' },
+  'detour-factor': { type: 'string' },
   workers: { type: 'string' },
   demo: { type: 'boolean', default: false },
   'log-level': { type: 'string', default: 'info' },
@@ -89,6 +96,8 @@ export function parseWorkOptions(v: {
   'address-book'?: string;
   matrix: string;
   'osrm-url'?: string;
+  'speed-kmh'?: string;
+  'detour-factor'?: string;
   workers?: string;
   'log-level': string;
 }) {
@@ -100,6 +109,10 @@ export function parseWorkOptions(v: {
     if (url !== undefined && !/^https?:\/\/\S+$/.test(url)) throw new UsageError(`--${name}: expected an http(s) URL, got '${url}'`);
   }
   if (v.matrix === 'osrm' && v['osrm-url'] === undefined) throw new UsageError('--matrix osrm needs --osrm-url');
+  const road = parseRoadModel(v);
+  for (const flag of ['speed-kmh', 'detour-factor'] as const) {
+    if (v.matrix === 'osrm' && v[flag] !== undefined) throw new UsageError(`--${flag}: applies to --matrix haversine only (OSRM answers with road times and distances)`);
+  }
   if (v.workers !== undefined && (!/^\d{1,3}$/.test(v.workers) || Number(v.workers) < 1)) {
     throw new UsageError(`--workers: expected a positive integer, got '${v.workers}'`);
   }
@@ -114,6 +127,7 @@ export function parseWorkOptions(v: {
     addressBook,
     matrix: v.matrix as 'haversine' | 'osrm',
     osrmUrl: v['osrm-url'],
+    ...road,
     workers: v.workers === undefined ? undefined : Number(v.workers),
     logLevel: v['log-level'],
   };
@@ -185,6 +199,8 @@ export async function main(argv: string[]): Promise<number> {
     workers: config.workers,
     matrix: config.matrix,
     osrmUrl: config.osrmUrl,
+    speedKmh: config.speedKmh,
+    detourFactor: config.detourFactor,
     jobTimeLimitSec: config.flow?.jobTimeLimitSec,
     webhookTimeoutMs: config.flow?.webhookTimeoutMs,
     webhookRetryDelaysMs: config.flow?.webhookRetryDelaysMs,

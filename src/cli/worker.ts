@@ -21,7 +21,7 @@ import { createPlanningRuntime, FLOW_SERVE_USAGE, flowServeArgs, parseFlowServeA
 import { openStore } from '../store/open.js';
 
 const USAGE =
-  'worker --db PATH [--workers N] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--log-level info] ' +
+  'worker --db PATH [--workers N] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--speed-kmh N] [--detour-factor F] [--log-level info] ' +
   FLOW_SERVE_USAGE;
 
 const OPTIONS = {
@@ -32,6 +32,8 @@ const OPTIONS = {
   'address-book': { type: 'string' },
   matrix: { type: 'string', default: 'haversine' },
   'osrm-url': { type: 'string' },
+  'speed-kmh': { type: 'string' },
+  'detour-factor': { type: 'string' },
   'log-level': { type: 'string', default: 'info' },
   help: { type: 'boolean', short: 'h' },
   ...flowServeArgs,
@@ -45,6 +47,8 @@ export interface WorkerConfig {
   addressBook: string;
   matrix: 'haversine' | 'osrm';
   osrmUrl?: string;
+  speedKmh?: number;
+  detourFactor?: number;
   logLevel: string;
   flow: ReturnType<typeof parseFlowServeArgs>;
 }
@@ -81,6 +85,8 @@ export async function main(argv: string[]): Promise<number> {
     workers: config.workers,
     matrix: config.matrix,
     osrmUrl: config.osrmUrl,
+    speedKmh: config.speedKmh,
+    detourFactor: config.detourFactor,
     jobTimeLimitSec: config.flow.jobTimeLimitSec,
     webhookTimeoutMs: config.flow.webhookTimeoutMs,
     webhookRetryDelaysMs: config.flow.webhookRetryDelaysMs,

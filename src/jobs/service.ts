@@ -20,6 +20,7 @@ import { hostname } from 'node:os';
 import type { ProblemInput, SolveOptions, SolveResult, UnassignedReason } from '../model/input.js';
 import { matrixSize } from '../model/matrix.js';
 import { allocateSharedMatrix, omitMatrixInput, settleSharedTask, sharedMatrixRef, type SharedMatrix } from '../model/shared-matrix.js';
+import { scaleTravelTimes } from '../model/travel-time.js';
 import type { SolveTask } from '../pool/messages.js';
 import { MatrixProviderError } from '../matrix/osrm.js';
 import { cooperate, cooperates, type CoopRunner } from '../solver/cooperate.js';
@@ -574,6 +575,8 @@ export class JobService {
       // threads that plan it together (solver/cooperate.ts); costs and times stay the matrix's
       if (matrix.kind === 'explicit' && matrix.coordinates === undefined && matrix.distance.length === context.points.length)
         matrix = { ...matrix, coordinates: context.points };
+      // the company's speed factor (a dense centre, a rural area, or what its drivers' days showed)
+      matrix = scaleTravelTimes(matrix, company.speedFactor ?? 1);
       const problem: ProblemInput = { ...partial, matrix };
       const result = await this.solve(problem, (budget * dayOrders.length) / planned, budget, lease);
       if (lease.aborted) throw new LeaseLostError(job.id);

@@ -218,4 +218,9 @@ export const migrations: Migration[] = [
       ALTER TABLE vehicles ADD COLUMN reload_min INTEGER NOT NULL DEFAULT 15;
     `,
   },
+  {
+    version: 109,
+    name: 'companies: a speed factor (travel times times it; admin company update --speed-factor, speed-report --apply)',
+    sql: `ALTER TABLE companies ADD COLUMN speed_factor REAL NOT NULL DEFAULT 1;`,
+  },
 ];
