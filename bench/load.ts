@@ -5,7 +5,10 @@
  * company every 3 s. Reports per endpoint: requests, p50 / p99 / max latency, status classes
  * (5xx must be 0), and the server's event-loop delay p99 and max (perf_hooks, measured in the
  * server process: bench/load-server.ts).
- * Usage: npx tsx bench/load.ts [--duration 15]
+ * Issue 38 adds the hostile bodies of its review, one connection each: a flat array of 4 million
+ * items and an array nested 4 million deep (8 MB each, under the bulk limit of before), and the
+ * same at 3.5 million (7 MB, just under the limit of after), all to POST /orders/bulk/.
+ * Usage: npx tsx bench/load.ts [--duration 15] [--no-hostile]
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +16,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '15' } } });
+const { values } = parseArgs({ options: { duration: { type: 'string', default: '15' }, 'no-hostile': { type: 'boolean', default: false } } });
 const DURATION = Number(values.duration);
 
 interface Seed {
@@ -81,6 +84,24 @@ const endpoints: Array<{ name: string; connections: number; request: () => { met
     },
   },
 ];
+
+// issue 38: bodies whose parsing cost grows with their node count, built once
+const flatArray = (items: number) => `[${'1,'.repeat(items - 1)}1]`;
+const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+const hostile: Array<[string, string]> = [
+  ['bulk, 4M-item flat array (attack)', flatArray(4_000_000)],
+  ['bulk, 4M-deep nesting (attack)', nested(4_000_000)],
+  ['bulk, 3.5M-item flat array (attack)', flatArray(3_500_000)],
+  ['bulk, 3.5M-deep nesting (attack)', nested(3_500_000)],
+];
+if (!values['no-hostile']) {
+  for (const [name, body] of hostile) {
+    endpoints.push({
+      name, connections: 1,
+      request: () => ({ method: 'POST', path: '/api/public/v1/orders/bulk/', headers: auth(pick(seed.keys)), body }),
+    });
+  }
+}
 
 // planning jobs while the load runs: one per company every 3 s, 50 of its seeded orders each
 let jobs = 0;

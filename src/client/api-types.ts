@@ -1025,7 +1025,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description The body is over 8192 KiB ("Request body is too large."); checked before it is read */
+            /** @description The body is over 6904.296875 KiB ("Request body is too large."); checked before it is read */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -14,6 +14,7 @@ import { registerAuth } from './auth.js';
 import { BODY_LIMITS, REQUEST_TIMEOUT_MS } from './limits.js';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, registerRateLimit, type BucketCounter } from './rate-limit.js';
 import { DETAIL, errorHandler, notFound } from './errors.js';
+import { parseJsonBody } from './json-body.js';
 import { buildOpenApi, OPENAPI_PATH, PUBLIC_PREFIX } from './openapi.js';
 import { registerDocs } from './docs.js';
 import { registerOrderRoutes } from './orders-routes.js';
@@ -108,15 +109,14 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   // Every body is JSON, whatever its Content-Type says; an empty body is "no body".
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+  // Scanned against the route's limits before it is parsed (json-body.ts): no body costs more
+  // than its route allows, whatever its shape.
+  app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
     try {
-      done(null, parseJson(text));
+      done(null, parseJsonBody(text, request.routeOptions.config.json));
     } catch (err) {
-      const error = new Error(`Malformed JSON: ${(err as Error).message}`) as Error & { statusCode: number };
-      error.statusCode = 400;
-      done(error, undefined);
+      done(err as Error, undefined);
     }
   });
 
@@ -154,12 +154,4 @@ export function buildApp(options: AppOptions): FastifyInstance {
   );
   if (options.dispatcherPage) registerDispatcherPage(app, options.dispatcherPage);
   return app;
-}
-
-/** JSON.parse that refuses prototype-polluting keys. */
-function parseJson(text: string): unknown {
-  return JSON.parse(text, (key, value) => {
-    if (key === '__proto__') throw new Error('forbidden key "__proto__"');
-    return value;
-  });
 }

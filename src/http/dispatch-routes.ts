@@ -18,7 +18,7 @@ import type { Clock } from '../service/time.js';
 import type { StorePort } from '../store/port.js';
 import type { NewPosition } from '../store/routes.js';
 import { authOf } from './auth.js';
-import { BODY_LIMITS, MAX_CLOCK_AHEAD_MS } from './limits.js';
+import { BODY_LIMITS, JSON_VALUES, MAX_CLOCK_AHEAD_MS } from './limits.js';
 import { HttpError, notFound } from './errors.js';
 import { describeJsonType } from '../contract/order.js';
 import { methodNotAllowed, queryOf } from './request.js';
@@ -190,7 +190,7 @@ export function registerDispatchRoutes(app: FastifyInstance, options: { store: S
   });
   methodNotAllowed(app, '/stops/:id/status', ['POST']);
 
-  app.post('/vehicles/:id/positions', { config: write, bodyLimit: BODY_LIMITS.positions }, async (request, reply) => {
+  app.post('/vehicles/:id/positions', { config: { ...write, json: { maxValues: JSON_VALUES.positions } }, bodyLimit: BODY_LIMITS.positions }, async (request, reply) => {
     queryOf(request, []);
     const { company } = authOf(request);
     const vehicleId = idParam(request);

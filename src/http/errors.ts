@@ -29,7 +29,7 @@ export const DETAIL = {
   alreadyCancelled: 'Order can no longer be cancelled because it is already archived.',
   noMutableFields: 'No mutable fields were supplied.',
   bulkNotList: 'The body must be a non-empty list of orders.',
-  bulkTooMany: (n: number) => `A bulk request may hold at most 500 orders (got ${n}).`,
+  bulkTooMany: (n: number | string) => `A bulk request may hold at most 500 orders (got ${n}).`,
   internal: 'Internal server error.',
 } as const;
 

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ORDER_STATUSES, type OrderStatus } from '../store/types.js';
 import type { OrderService } from '../service/orders.js';
 import { authOf } from './auth.js';
-import { BODY_LIMITS } from './limits.js';
+import { BODY_LIMITS, JSON_VALUES } from './limits.js';
 import { DETAIL, HttpError, notFound } from './errors.js';
 import {
   describeJsonType,
@@ -69,7 +69,12 @@ export function registerOrderRoutes(app: FastifyInstance, orders: OrderService):
   methodNotAllowed(app, '/orders/', ['GET', 'POST']);
 
   // 4.2 bulk create
-  app.post('/orders/bulk/', { config: write, bodyLimit: BODY_LIMITS.bulk }, async (request) => {
+  // a body of more than 500 items is refused while it is scanned, before its items are built
+  const bulkJson = {
+    maxValues: JSON_VALUES.bulk,
+    maxTopItems: { max: BULK_MAX, error: (n: number | string) => new HttpError(400, { detail: DETAIL.bulkTooMany(n) }) },
+  };
+  app.post('/orders/bulk/', { config: { ...write, json: bulkJson }, bodyLimit: BODY_LIMITS.bulk }, async (request) => {
     queryOf(request, []);
     const { company } = authOf(request);
     const body = request.body;

@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { BODY_LIMITS } from './limits.js';
+import { BODY_LIMITS, JSON_VALUES } from './limits.js';
 import { PlanningInputError, JobServiceClosedError } from '../jobs/errors.js';
 import { IdempotencyKeyReusedError, TooManyJobsError } from '../jobs/ports.js';
 import type { PlanningRequest } from '../jobs/request.js';
@@ -119,7 +119,7 @@ function describeItem(value: unknown): string {
 export function registerPlanningRoutes(app: FastifyInstance, options: { store: StorePort; jobs?: JobService }): void {
   const write = { scope: 'planning:write' as const };
 
-  app.post('/planning/jobs/', { config: write, bodyLimit: BODY_LIMITS.planning }, async (request, reply) => {
+  app.post('/planning/jobs/', { config: { ...write, json: { maxValues: JSON_VALUES.planning } }, bodyLimit: BODY_LIMITS.planning }, async (request, reply) => {
     queryOf(request, []);
     const { company } = authOf(request);
     const body = parsePlanningBody(request.body);
