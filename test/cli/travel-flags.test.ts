@@ -7,7 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main as adminMain } from '../../src/cli/admin.js';
 import { parseServeArgs } from '../../src/cli/serve.js';
+import { UsageError } from '../../src/cli/usage-error.js';
 import { parseWorkerArgs } from '../../src/cli/worker.js';
 import { matrixProvider } from '../../src/service/planning.js';
 import { openStore } from '../../src/store/open.js';
@@ -29,8 +31,12 @@ function refused(args: string[], pattern: RegExp) {
 describe('serve and worker: --speed-kmh, --detour-factor', () => {
   it('bad values exit 2 with one line', () => {
     refused(['serve', '--speed-kmh', 'fast'], /^.*--speed-kmh: expected a speed in km\/h between 5 and 150, got 'fast'/);
-    refused(['worker', '--detour-factor', '0.8'], /--detour-factor: expected a factor between 1 and 3, got 0\.8/);
-    refused(['serve', '--matrix', 'osrm', '--osrm-url', 'http://127.0.0.1:9', '--speed-kmh', '50'], /--speed-kmh: applies to --matrix haversine only/);
+    // the same checks in process (the command turns a UsageError into exit 2 and its one line)
+    expect(() => parseWorkerArgs(['--detour-factor', '0.8'])).toThrow(new UsageError('--detour-factor: expected a factor between 1 and 3, got 0.8'));
+    expect(() => parseWorkerArgs(['--speed-kmh', '1e3'])).toThrow(/--speed-kmh: expected a speed in km\/h between 5 and 150, got '1e3'/);
+    expect(() => parseServeArgs(['--matrix', 'osrm', '--osrm-url', 'http://127.0.0.1:9', '--speed-kmh', '50'])).toThrow(
+      /^--speed-kmh: applies to --matrix haversine only/,
+    );
   });
 
   it('good values reach the road model: a fixed speed, the detour; none: the travel curve', async () => {
@@ -62,9 +68,12 @@ function companyFactorSuite(location: () => string) {
     expect(JSON.parse(updated.stdout)).toEqual({ id: company.id, name: 'Dalmatia Foods', timezone: 'UTC', speed_factor: 1.4 });
 
     refused(['admin', '--db', db, 'company', 'update', '--id', String(company.id), '--speed-factor', '0'], /--speed-factor: expected a factor between 0\.2 and 5, got 0$/);
-    refused(['admin', '--db', db, 'company', 'create', '--name', 'X', '--speed-factor', '-1'], /--speed-factor: expected a factor between 0\.2 and 5/);
-    refused(['admin', '--db', db, 'company', 'update', '--id', '999999', '--speed-factor', '1.1'], /--id: no company 999999/);
-    refused(['admin', '--db', db, 'company', 'speed-report', '--company', String(company.id), '--days', 'many'], /--days: not an integer/);
+    const usage = (...args: string[]) => expect(adminMain(['--db', db, 'company', ...args])).rejects.toThrow(UsageError);
+    await usage('create', '--name', 'X', '--speed-factor', '-1');
+    await usage('create', '--name', 'X', '--speed-factor', '6');
+    await usage('update', '--id', '999999', '--speed-factor', '1.1');
+    await usage('speed-report', '--company', String(company.id), '--days', 'many');
+    await usage('speed-report', '--company', String(company.id), '--speed-kmh', '0');
 
     // nothing completed yet: no factor, nothing applied
     const report = runCli(['admin', '--db', db, 'company', 'speed-report', '--company', String(company.id), '--apply']);
