@@ -5,6 +5,7 @@
  */
 import { UsageError } from './cli/usage-error.js';
 import { installProcessPolicy } from './cli/process-policy.js';
+import { redactText } from './io/redact.js';
 
 interface CommandModule {
   main(argv: string[]): Promise<number>;
@@ -42,7 +43,7 @@ run(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = redactText(err instanceof Error ? err.message : String(err));
     process.stderr.write(`delivery-planner: ${message.split('\n')[0]}\n`);
     process.exitCode = err instanceof UsageError ? 2 : 1;
   },

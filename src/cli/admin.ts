@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { withNegativeValues } from './argv.js';
 import { parseRoadModel, parseSpeedFactor } from './travel-flags.js';
+import { redactText } from '../io/redact.js';
 import { UsageError } from './usage-error.js';
 import { companySpeedReport } from '../service/speed-report.js';
 import { isValidTimeZone } from '../service/time.js';
@@ -228,9 +229,12 @@ const COMMANDS: Record<string, Command> = {
       try {
         url = new URL(v.url!);
       } catch {
-        throw new UsageError(`--url: not a URL: '${v.url}'`);
+        throw new UsageError(`--url: not a URL: '${redactText(v.url!)}'`);
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError('--url: must be http or https');
+      // a password in the URL would be stored and printed with every failed delivery (and fetch
+      // refuses such URLs anyway): receivers authenticate deliveries by their signature
+      if (url.username !== '' || url.password !== '') throw new UsageError('--url: must not hold a user name or password (deliveries are signed instead)');
       const events = list('events', v.events, WEBHOOK_EVENTS) as WebhookEvent[];
       const s = await store.webhooks.create({ company_id: company.id, url: url.toString(), events }, now);
       return { id: s.id, company_id: s.company_id, url: s.url, events: s.events, secret: s.secret };

@@ -16,6 +16,7 @@ import { GeocodeWorker } from '../geocode/worker.js';
 import { createGeocoder, type GeocoderName } from '../geocode/providers.js';
 import { ensureDemo } from '../service/demo.js';
 import { openStore } from '../store/open.js';
+import { redactUrl } from '../io/redact.js';
 import { buildApp } from '../http/app.js';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../http/rate-limit.js';
 import { tilesTemplateProblem } from '../http/web.js';
@@ -256,7 +257,7 @@ export async function main(argv: string[]): Promise<number> {
   worker?.start();
   await planning.start();
   app.log.info(
-    { db: config.db, geocoder: config.geocoder, jobs: config.jobs ? 'on' : 'off', pending_geocoding: await store.geocodeQueue.count() },
+    { db: redactUrl(config.db), geocoder: config.geocoder, jobs: config.jobs ? 'on' : 'off', pending_geocoding: await store.geocodeQueue.count() },
     'service started',
   );
 

@@ -19,6 +19,7 @@ import { parseWorkOptions } from './serve.js';
 import { ServiceEvents } from '../service/events.js';
 import { createPlanningRuntime, FLOW_SERVE_USAGE, flowServeArgs, parseFlowServeArgs } from '../service/planning.js';
 import { openStore } from '../store/open.js';
+import { redactUrl } from '../io/redact.js';
 
 const USAGE =
   'worker --db PATH [--workers N] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--speed-kmh N] [--detour-factor F] [--log-level info] ' +
@@ -108,7 +109,7 @@ export async function main(argv: string[]): Promise<number> {
     await store.close();
     throw err;
   }
-  log.info({ db: config.db, owner: planning.jobs.owner, geocoder: config.geocoder }, 'worker started');
+  log.info({ db: redactUrl(config.db), owner: planning.jobs.owner, geocoder: config.geocoder }, 'worker started');
 
   return new Promise<number>((resolve) => {
     let stopping = false;

@@ -7,7 +7,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseScaled } from '../service/decimal.js';
 import { AddressBook, type Coordinates } from './address-book.js';
+import { BodyTooLargeError, isRedirectRefusal, readCappedJson } from '../io/capped-body.js';
 import { Deadline } from '../io/deadline.js';
+
+/** An answer to `limit=1` is a few KiB; 1 MiB leaves room and bounds the parse. */
+export const MAX_ANSWER_BYTES = 1024 * 1024;
 
 export type { Coordinates };
 
@@ -105,8 +109,12 @@ export class NominatimGeocoder implements Geocoder {
     try {
       let response: Response;
       try {
-        response = await limit.race(fetch(url, { headers: { 'user-agent': this.userAgent, accept: 'application/json' }, signal: limit.signal }));
+        // a redirect is not followed: the operator named the geocoder's address
+        response = await limit.race(
+          fetch(url, { headers: { 'user-agent': this.userAgent, accept: 'application/json' }, signal: limit.signal, redirect: 'error' }),
+        );
       } catch (err) {
+        if (isRedirectRefusal(err)) throw new GeocodeError('nominatim: answered with a redirect, which is not followed', false);
         const e = err as Error;
         const reason = signal?.aborted ? 'aborted' : e.name === 'TimeoutError' ? `timed out after ${this.timeoutMs} ms` : e.message;
         throw new GeocodeError(`nominatim: ${reason}`, true);
@@ -126,8 +134,9 @@ export class NominatimGeocoder implements Geocoder {
         throw new GeocodeError(`nominatim: HTTP ${response.status}`, false);
       }
       try {
-        body = await limit.race(response.json());
+        body = await readCappedJson(response, MAX_ANSWER_BYTES, limit);
       } catch (err) {
+        if (err instanceof BodyTooLargeError) throw new GeocodeError(`nominatim: ${err.message}`, false);
         const e = err as Error;
         throw new GeocodeError(`nominatim: unreadable answer (${e.message})`, e.name === 'TimeoutError' || signal?.aborted === true);
       }

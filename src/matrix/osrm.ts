@@ -8,6 +8,7 @@
  * explicit matrix, and the engine reports orders no vehicle can reach as `unroutable`.
  */
 import type { MatrixInput } from '../model/input.js';
+import { BodyTooLargeError, isRedirectRefusal, readCappedJson } from '../io/capped-body.js';
 import { Deadline } from '../io/deadline.js';
 
 export interface OsrmOptions {
@@ -120,9 +121,13 @@ async function fetchBlock(
     let body: TableAnswer;
     try {
       try {
-        response = await limit.race(fetch(url, { signal: limit.signal }));
+        // a redirect is not followed: the operator named the service's address
+        response = await limit.race(fetch(url, { signal: limit.signal, redirect: 'error' }));
       } catch (err) {
         if (deadline?.aborted) throw late();
+        if (isRedirectRefusal(err)) {
+          throw new MatrixProviderError(`OSRM at ${o.url} answered with a redirect, which is not followed`, 'the road-matrix service answered with a redirect');
+        }
         const timedOut = err instanceof Error && err.name === 'TimeoutError';
         lastProblem = timedOut ? `timed out after ${o.timeoutMs} ms` : String(err);
         lastReason = timedOut ? 'the road-matrix service did not answer in time' : 'the road-matrix service could not be reached';
@@ -135,8 +140,11 @@ async function fetchBlock(
         continue;
       }
       try {
-        body = (await limit.race(response.json())) as TableAnswer;
-      } catch {
+        body = (await readCappedJson(response, maxAnswerBytes(sources.length, destinations.length), limit)) as TableAnswer;
+      } catch (err) {
+        if (err instanceof BodyTooLargeError) {
+          throw new MatrixProviderError(`OSRM at ${o.url} answered more than ${err.maxBytes} bytes for a ${sources.length} x ${destinations.length} table`, 'the road-matrix service answered far more than a table');
+        }
         throw new MatrixProviderError(`OSRM at ${o.url} answered HTTP ${response.status} with a body that is not JSON`, 'the road-matrix service answered something that is not a table');
       }
     } finally {
@@ -155,6 +163,14 @@ async function fetchBlock(
     return body;
   }
   throw new MatrixProviderError(`OSRM at ${o.url} could not be reached: ${lastProblem} (after ${o.retries + 1} tries)`, `${lastReason} (${o.retries + 1} tries)`);
+}
+
+/**
+ * The most bytes an honest answer to an s x d table holds: two matrices of numbers of up to 24
+ * characters, a waypoint of up to 1 KiB (its street name) per location, 64 KiB for the rest.
+ */
+export function maxAnswerBytes(sources: number, destinations: number): number {
+  return 2 * sources * destinations * 24 + (sources + destinations) * 1024 + 64 * 1024;
 }
 
 /** Waits `ms`; false when `signal` aborted first. */

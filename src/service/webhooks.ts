@@ -13,6 +13,7 @@ import type { StorePort } from '../store/port.js';
 import type { WebhookEvent } from '../store/types.js';
 import { WebhookDispatcher, defaultRetryDelaysMs } from '../webhooks/dispatcher.js';
 import type { ServiceEvents } from './events.js';
+import { redactUrl } from '../io/redact.js';
 
 export interface WebhookDeliveryOptions {
   /** A 2xx within this many ms delivers (default 10 000, operations.md). */
@@ -35,6 +36,11 @@ export function createWebhookDispatcher(store: StorePort, options: WebhookDelive
     retryDelaysMs: options.retryDelaysMs ?? defaultRetryDelaysMs,
     pollMs: options.pollMs,
     leaseMs: options.leaseMs,
+    // the subscription's URL and secret as they are now: rotate-secret holds from the next try
+    target: async (subscriptionId) => {
+      const s = await store.webhooks.get(subscriptionId);
+      return s && { url: s.url, secret: s.secret };
+    },
     paused: () => store.webhooks.inactiveIds(),
     onOutcome: async (subscriptionId, ok, at) => {
       if (await store.webhooks.recordOutcome(subscriptionId, ok, at)) {
@@ -43,7 +49,7 @@ export function createWebhookDispatcher(store: StorePort, options: WebhookDelive
     },
     onFault: (error) => options.log?.error({ err: error }, 'webhook outbox unavailable; backing off'),
     onError: (delivery, error) =>
-      options.log?.warn({ delivery_id: delivery.id, event: delivery.event, url: delivery.url, attempts: delivery.attempts + 1, error }, 'webhook delivery failed'),
+      options.log?.warn({ delivery_id: delivery.id, event: delivery.event, url: redactUrl(delivery.url), attempts: delivery.attempts + 1, error }, 'webhook delivery failed'),
   });
 }
 

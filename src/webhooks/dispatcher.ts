@@ -12,6 +12,7 @@ import type { Delivery, WebhookOutbox } from './outbox.js';
 import { deliveriesFor, type Subscription } from './publish.js';
 import { signatureHeader } from './signature.js';
 import { Deadline } from '../io/deadline.js';
+import { redactText } from '../io/redact.js';
 
 export type { Subscription } from './publish.js';
 
@@ -40,6 +41,12 @@ export interface WebhookDispatcherOptions {
   pollMs?: number;
   /** Deliveries of one subscription in flight at once (default 2): a dead receiver holds no more. */
   perSubscription?: number;
+  /**
+   * The subscription's URL and secret now, read as each try is sent, so `webhook rotate-secret`
+   * (and a changed URL) take effect at the next try, pending deliveries included. Without it (or
+   * when it finds no subscription) a delivery goes where, and signed as, it was queued.
+   */
+  target?: (subscriptionId: number) => Target | undefined | Promise<Target | undefined>;
   /** Subscriptions whose deliveries wait (disabled or paused); read on every look at the outbox. */
   paused?: () => ReadonlySet<number> | Promise<ReadonlySet<number>>;
   /** Every try's outcome per subscription (the service pauses one failing for 24 h). */
@@ -56,8 +63,13 @@ export interface WebhookDispatcherOptions {
   leaseMs?: number;
 }
 
-type Settings = Required<Omit<WebhookDispatcherOptions, 'onError' | 'onFault' | 'onOutcome' | 'paused' | 'owner' | 'leaseMs'>> &
-  Pick<WebhookDispatcherOptions, 'onError' | 'onFault' | 'onOutcome' | 'paused'>;
+export interface Target {
+  url: string;
+  secret: string;
+}
+
+type Settings = Required<Omit<WebhookDispatcherOptions, 'onError' | 'onFault' | 'onOutcome' | 'paused' | 'owner' | 'leaseMs' | 'target'>> &
+  Pick<WebhookDispatcherOptions, 'onError' | 'onFault' | 'onOutcome' | 'paused' | 'target'>;
 
 const DEFAULTS = { timeoutMs: 10_000, retryDelaysMs: defaultRetryDelaysMs, concurrency: 8, pollMs: 1_000, perSubscription: 2, now: Date.now };
 /** Longest back-off of the loop after outbox faults. */
@@ -183,19 +195,20 @@ export class WebhookDispatcher {
     const attempts = d.attempts + 1;
     let problem: string;
     try {
+      const target = (await this.o.target?.(d.subscriptionId)) ?? d;
       // the try's own timer (see io/deadline.ts): a receiver that never answers cannot hold it
       const limit = new Deadline(this.o.timeoutMs, this.stopping.signal);
       let response: Response;
       try {
         response = await limit.race(
-          fetch(d.url, {
+          fetch(target.url, {
             method: 'POST',
             headers: {
               'content-type': 'application/json',
               'user-agent': 'delivery-planner-webhooks/1',
               'x-planner-delivery-id': d.id,
               'x-planner-event': d.event,
-              'x-planner-signature': signatureHeader(d.secret, Math.floor(this.o.now() / 1000), d.body),
+              'x-planner-signature': signatureHeader(target.secret, Math.floor(this.o.now() / 1000), d.body),
             },
             body: d.body,
             redirect: 'manual',
@@ -240,10 +253,11 @@ export class WebhookDispatcher {
   }
 }
 
+/** A failed try in words, for the outbox's last_error and the log: never a URL's password. */
 function describe(err: unknown): string {
   if (err instanceof Error) {
     const cause = (err as Error & { cause?: unknown }).cause;
-    return cause instanceof Error ? `${err.message}: ${cause.message}` : err.message;
+    return redactText(cause instanceof Error ? `${err.message}: ${cause.message}` : err.message);
   }
-  return String(err);
+  return redactText(String(err));
 }

@@ -108,6 +108,19 @@ describe('admin CLI', () => {
     expectUsage(admin('webhook', 'list', '--company', 'x'), /--company: not an integer/);
   });
 
+  it('refuses a webhook URL with a user or password, without echoing the password (issue 38)', () => {
+    const c = admin('company', 'create', '--name', 'Creds').json.id as number;
+    for (const url of ['https://ops:hunter2pw@hooks.example/in', 'http://ops@hooks.example/in', 'http://:hunter2pw@hooks.example/in']) {
+      const r = admin('webhook', 'create', '--company', String(c), '--url', url, '--events', 'order.status_changed');
+      expectUsage(r, /--url: must not hold a user name or password/);
+      expect(r.stderr).not.toContain('hunter2pw');
+    }
+    const badUrl = admin('webhook', 'create', '--company', String(c), '--url', 'http://ops:hunter2pw@[bad', '--events', 'order.status_changed');
+    expectUsage(badUrl, /not a URL/);
+    expect(badUrl.stderr).not.toContain('hunter2pw');
+    expect(admin('webhook', 'list', '--company', String(c)).json.webhooks).toEqual([]);
+  });
+
   it('takes negative numbers as option values (west of Greenwich, south of the equator)', () => {
     const c = admin('company', 'create', '--name', 'Madrid').json.id as number;
     const wh = admin('warehouse', 'create', '--company', String(c), '--name', 'Sur', '--lat', '-33.45', '--lon', '-3.7');
