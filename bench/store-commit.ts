@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { commitPlan } from '../src/jobs/commit.js';
 import type { NewRoute } from '../src/jobs/ports.js';
 import { openStore } from '../src/store/open.js';
 import type { StorePort } from '../src/store/port.js';
@@ -65,7 +66,7 @@ async function measure(store: StorePort): Promise<{ bulk: number[]; commit: numb
       stops: [depot(1, 'start_depot'), ...orders.map((o, i) => ({ position: i + 2, stopType: 'order' as const, orderId: o.id, orderExternalId: o.external_id, warehouseId: null, address: o.address, lat: 52.5, lon: 13.4, plannedArrivalAt: now, plannedDepartureAt: now })), depot(N + 2, 'end_depot')],
     };
     t = performance.now();
-    await store.planning.commitPlan({ jobId: job.id, companyId: company.id, at: now, routes: [route], unassigned: [], owner: 'bench' });
+    await commitPlan(store.planning, { jobId: job.id, companyId: company.id, at: now, routes: [route], unassigned: [], owner: 'bench', versions: Object.fromEntries(orders.map((o) => [o.id, 0])) });
     commit.push(performance.now() - t);
   }
   return { bulk, commit };

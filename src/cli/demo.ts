@@ -18,10 +18,9 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from './usage-error.js';
 import { defaultBudgetSec } from '../jobs/service.js';
-import { DEMO_ADDRESS_BOOK } from './serve.js';
+import { DEMO_ADDRESS_BOOK, ensureDemo } from '../service/demo.js';
 import { openStore } from '../store/open.js';
 import { verifySignature } from '../webhooks/signature.js';
-import { ensureDemo } from '../service/demo.js';
 import { localDate } from '../service/time.js';
 
 const USAGE = 'demo [--db FILE] [--out FILE.geojson] [--job-time-limit SECONDS] [--orders N]';

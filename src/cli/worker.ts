@@ -7,74 +7,21 @@
  *
  * Prints `worker ready` on stdout once it takes work. SIGTERM/SIGINT: running jobs get a short
  * drain, then are handed back (their lease ended at once, for another process to take over); deliveries and lookups in
- * flight are stopped and handed back; exit 0.
+ * flight are stopped and handed back; exit 0. Its options: src/cli/options.ts.
  */
-import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { withNegativeValues } from './argv.js';
-import { UsageError } from './usage-error.js';
 import { GeocodeWorker } from '../geocode/worker.js';
-import { createGeocoder, type GeocoderName } from '../geocode/providers.js';
-import { parseWorkOptions } from './serve.js';
+import { createGeocoder } from '../geocode/providers.js';
 import { ServiceEvents } from '../service/events.js';
-import { createPlanningRuntime, FLOW_SERVE_USAGE, flowServeArgs, parseFlowServeArgs } from '../service/planning.js';
+import { createPlanningRuntime } from '../service/planning.js';
 import { openStore } from '../store/open.js';
 import { redactUrl } from '../io/redact.js';
-
-const USAGE =
-  'worker --db PATH [--workers N] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--speed-kmh N] [--detour-factor F] [--log-level info] ' +
-  FLOW_SERVE_USAGE;
-
-const OPTIONS = {
-  db: { type: 'string', default: './var/planner.db' },
-  workers: { type: 'string' },
-  geocoder: { type: 'string', default: 'table' },
-  'geocoder-url': { type: 'string' },
-  'address-book': { type: 'string' },
-  matrix: { type: 'string', default: 'haversine' },
-  'osrm-url': { type: 'string' },
-  'speed-kmh': { type: 'string' },
-  'detour-factor': { type: 'string' },
-  'log-level': { type: 'string', default: 'info' },
-  help: { type: 'boolean', short: 'h' },
-  ...flowServeArgs,
-} as const;
-
-export interface WorkerConfig {
-  db: string;
-  workers?: number;
-  geocoder: GeocoderName;
-  geocoderUrl?: string;
-  addressBook: string;
-  matrix: 'haversine' | 'osrm';
-  osrmUrl?: string;
-  speedKmh?: number;
-  detourFactor?: number;
-  logLevel: string;
-  flow: ReturnType<typeof parseFlowServeArgs>;
-}
-
-export function parseWorkerArgs(argv: string[]): WorkerConfig | 'help' {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: withNegativeValues(argv, OPTIONS), strict: true, allowPositionals: false, options: OPTIONS });
-  } catch (err) {
-    throw new UsageError(`${(err as Error).message.split('\n')[0]} (usage: ${USAGE})`);
-  }
-  const v = parsed.values;
-  if (v.help) return 'help';
-  const work = parseWorkOptions(v);
-  return {
-    db: v.db,
-    ...work,
-    flow: parseFlowServeArgs(v, (m) => new UsageError(m)),
-  };
-}
+import { parseWorkerArgs, WORKER_USAGE } from './options.js';
 
 export async function main(argv: string[]): Promise<number> {
   const config = parseWorkerArgs(argv);
   if (config === 'help') {
-    process.stdout.write(`usage: delivery-planner ${USAGE}\n`);
+    process.stdout.write(WORKER_USAGE + '\n');
     return 0;
   }
   const log = pino({ level: config.logLevel, base: { role: 'worker', pid: process.pid } }, process.stderr);

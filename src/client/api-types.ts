@@ -430,13 +430,13 @@ export interface components {
             /** @description all matching items */
             count: number;
             /**
-             * Format: uri
-             * @description absolute URL of the next page, null on the last
+             * Format: uri-reference
+             * @description link to the next page (relative, or absolute from serve --public-url), null on the last
              */
             next: string | null;
             /**
-             * Format: uri
-             * @description absolute URL of the previous page, null on the first
+             * Format: uri-reference
+             * @description link to the previous page (relative, or absolute from serve --public-url), null on the first
              */
             previous: string | null;
             results: components["schemas"]["Order"][];
@@ -567,13 +567,13 @@ export interface components {
             /** @description all matching items */
             count: number;
             /**
-             * Format: uri
-             * @description absolute URL of the next page, null on the last
+             * Format: uri-reference
+             * @description link to the next page (relative, or absolute from serve --public-url), null on the last
              */
             next: string | null;
             /**
-             * Format: uri
-             * @description absolute URL of the previous page, null on the first
+             * Format: uri-reference
+             * @description link to the previous page (relative, or absolute from serve --public-url), null on the first
              */
             previous: string | null;
             results: components["schemas"]["RouteListItem"][];
@@ -1025,7 +1025,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description The body is over 6904.296875 KiB ("Request body is too large."); checked before it is read */
+            /** @description The body is over 6905 KiB ("Request body is too large."); checked before it is read */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

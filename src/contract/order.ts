@@ -36,6 +36,8 @@ export const MESSAGES = {
   latLonTogether: 'lat and lon must be sent together.',
   latLonStored: 'lat and lon must both be set or both be null (the stored {other}).',
   windowOrder: 'time_window_end must be later than time_window_start.',
+  /** U+0000: PostgreSQL's text cannot hold it, so neither store takes it (Django REST framework's message). */
+  nullCharacters: 'Null characters are not allowed.',
   maxLength: (n: number) => `Ensure this field has no more than ${n} characters.`,
   min: (n: number | string) => `Ensure this value is greater than or equal to ${n}.`,
   max: (n: number | string) => `Ensure this value is less than or equal to ${n}.`,
@@ -50,7 +52,7 @@ const typeError = (expected: string) => (iss: { input?: unknown }) =>
 function text(max: number, options: { blank: boolean }) {
   const base = z.string({ error: typeError(MESSAGES.string) }).trim();
   const nonBlank = options.blank ? base : base.min(1, { error: MESSAGES.blank });
-  return nonBlank.max(max, { error: MESSAGES.maxLength(max) });
+  return nonBlank.max(max, { error: MESSAGES.maxLength(max) }).refine((value) => !value.includes('\u0000'), { error: MESSAGES.nullCharacters });
 }
 
 function decimal(decimals: number, min: number, max: number, description: string) {

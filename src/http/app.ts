@@ -14,6 +14,7 @@ import { registerAuth } from './auth.js';
 import { BODY_LIMITS, REQUEST_TIMEOUT_MS } from './limits.js';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, registerRateLimit, type BucketCounter } from './rate-limit.js';
 import { DETAIL, errorHandler, notFound } from './errors.js';
+import { setPublicUrl } from './request.js';
 import { parseJsonBody } from './json-body.js';
 import { buildOpenApi, OPENAPI_PATH, PUBLIC_PREFIX } from './openapi.js';
 import { registerDocs } from './docs.js';
@@ -42,6 +43,12 @@ export interface AppOptions {
   /** Where the request-limit buckets live when not in this process: Redis (`serve --redis`,
    *  RedisTokenBuckets), shared by every API process. */
   rateLimitBuckets?: BucketCounter;
+  /** Requests without a valid key per client address a minute (auth.ts); default 120, or 0 (off)
+   *  when `rateLimit` is 0. */
+  unauthenticatedRateLimit?: number;
+  /** The service's public base URL (`serve --public-url`): pagination links are built from it;
+   *  without it they are relative. Never from the Host header. */
+  publicUrl?: string;
   /** A request (headers and body) must arrive within this many ms, else 408 and the socket closes. */
   requestTimeoutMs?: number;
   /** The planning job service (serve wires it, src/service/planning.ts); without it POST
@@ -125,9 +132,19 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // an unknown path is answered before its body is read
     if (request.is404) throw notFound();
   });
-  registerAuth(app, store);
+  const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
+  registerAuth(app, store, { unauthenticatedPerMinute: options.unauthenticatedRateLimit ?? (rateLimit > 0 ? undefined : 0) });
   // after auth (its hook runs first), before every route (its onRoute hook must see them all)
-  registerRateLimit(app, options.rateLimit ?? DEFAULT_RATE_LIMIT_PER_MINUTE, options.rateLimitBuckets);
+  registerRateLimit(app, rateLimit, options.rateLimitBuckets);
+  // JSON answers are data, never to be sniffed into HTML nor kept by a cache between tenants
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (String(reply.getHeader('content-type') ?? '').includes('json')) {
+      reply.header('x-content-type-options', 'nosniff');
+      reply.header('cache-control', 'no-store');
+    }
+    return payload;
+  });
+  setPublicUrl(app, options.publicUrl);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((_request, reply) => {
     reply.code(404).send({ detail: DETAIL.notFound });

@@ -81,8 +81,8 @@ const page = (item: string, what: string): Schema =>
   record(
     {
       count: { type: 'integer', minimum: 0, description: 'all matching items' },
-      next: { type: ['string', 'null'], format: 'uri', description: 'absolute URL of the next page, null on the last' },
-      previous: { type: ['string', 'null'], format: 'uri', description: 'absolute URL of the previous page, null on the first' },
+      next: { type: ['string', 'null'], format: 'uri-reference', description: 'link to the next page (relative, or absolute from serve --public-url), null on the last' },
+      previous: { type: ['string', 'null'], format: 'uri-reference', description: 'link to the previous page (relative, or absolute from serve --public-url), null on the first' },
       results: { type: 'array', items: ref(item) },
     },
     `A page of ${what}, newest first`,

@@ -128,7 +128,7 @@ const DESCRIPTION = `The delivery order and route planning service: the public A
 
 **Errors.** Field validation: 400 \`{"<field>": ["message", ...]}\`. Everything else: \`{"detail": "text"}\`. A malformed JSON body is 400 \`{"detail": "Malformed JSON: ..."}\`. An id that does not exist or belongs to another company is 404. A method a path does not take is 405 with an \`Allow\` header (listed per path in \`x-methods-not-allowed\`, not as operations). A request (headers and body) that does not arrive within 60 s is answered 408 and the connection closed. A write that cannot be stored (for example its webhook outbox row) is 500 \`{"detail": "Internal server error."}\` with nothing changed; a busy database is 503 with Retry-After.
 
-**Limits.** Each key has a token bucket of requests a minute (1,200 by default); every answer to a valid key carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset; past it 429 with Retry-After. Bodies: 8 MiB for bulk, 1 MiB for planning, 512 KiB for positions, 64 KiB elsewhere (413).
+**Limits.** Each key has a token bucket of requests a minute (1,200 by default); every answer to a valid key carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset; past it 429 with Retry-After. Bodies: 6.74 MiB for bulk (500 orders with every field at its limit), 1 MiB for planning, 512 KiB for positions, 64 KiB elsewhere (413).
 
 **Values.** Decimals (weight, volume, lat/lon of orders and stops, route km and totals) are strings; tracking positions are plain numbers. Timestamps are ISO 8601 UTC with a trailing Z.
 

@@ -18,7 +18,7 @@ import type { StorePort } from '../store/port.js';
 import { SqlitePlanningStore } from '../store/planning.js';
 import { authOf } from './auth.js';
 import { HttpError, notFound } from './errors.js';
-import { describeJsonType } from '../contract/order.js';
+import { describeJsonType, MESSAGES } from '../contract/order.js';
 import { methodNotAllowed, queryOf } from './request.js';
 import { idParam } from './route-routes.js';
 
@@ -88,6 +88,10 @@ export function parsePlanningBody(body: unknown): PlanningRequest {
     }
     if (kind === 'string' && value.some((v: string) => v.length > 128)) {
       errors[name] = [PLANNING_MESSAGES.externalIdLength];
+      return undefined;
+    }
+    if (kind === 'string' && value.some((v: string) => v.includes('\u0000'))) {
+      errors[name] = [MESSAGES.nullCharacters];
       return undefined;
     }
     return value;

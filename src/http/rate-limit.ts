@@ -56,6 +56,15 @@ export class TokenBuckets {
     return { current: max - remaining, ttl: Math.ceil((max - bucket.tokens) / perMs) };
   }
 
+  /** The tokens `key` has now and, when under one, ms until it has one; takes nothing. */
+  peek(key: string, windowMs: number, max: number): { tokens: number; waitMs: number } {
+    const bucket = this.buckets.get(key);
+    if (!bucket) return { tokens: max, waitMs: 0 };
+    const perMs = max / windowMs;
+    const tokens = Math.min(max, bucket.tokens + (this.now() - bucket.at) * perMs);
+    return { tokens, waitMs: tokens >= 1 ? 0 : Math.ceil((1 - tokens) / perMs) };
+  }
+
   get size(): number {
     return this.buckets.size;
   }

@@ -1,11 +1,13 @@
 import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
 import { DETAIL, HttpError } from './errors.js';
+import { MESSAGES } from '../contract/order.js';
 
 const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /**
- * The request's query parameters, refusing any not in `allowed` and any given twice: no
- * parameter is silently ignored. 400 `{param: [message]}`.
+ * The request's query parameters, refusing any not in `allowed`, any given twice, and any holding
+ * U+0000 (which PostgreSQL text cannot hold: both stores answer alike): no parameter is silently
+ * ignored. 400 `{param: [message]}`.
  */
 export function queryOf(request: FastifyRequest, allowed: readonly string[]): Record<string, string | undefined> {
   const query = (request.query ?? {}) as Record<string, string | string[]>;
@@ -14,6 +16,7 @@ export function queryOf(request: FastifyRequest, allowed: readonly string[]): Re
   for (const [key, value] of Object.entries(query)) {
     if (!allowed.includes(key)) errors[key] = ['Unknown query parameter.'];
     else if (Array.isArray(value)) errors[key] = ['Only one value is allowed.'];
+    else if (value.includes('\u0000')) errors[key] = [MESSAGES.nullCharacters]; // PostgreSQL cannot compare with it
     else out[key] = value;
   }
   if (Object.keys(errors).length > 0) throw new HttpError(400, errors);
@@ -60,8 +63,17 @@ export function readPage(errors: Record<string, string[]>, query: Record<string,
   return { page, pageSize, limit: pageSize, offset: (page - 1) * pageSize };
 }
 
+const PUBLIC_URL = Symbol('publicUrl');
+
+/** The base of pagination links (`serve --public-url`), kept on the app; child contexts inherit it. */
+export function setPublicUrl(app: FastifyInstance, url: string | undefined): void {
+  (app as unknown as Record<symbol, string>)[PUBLIC_URL] = (url ?? '').replace(/\/+$/, '');
+}
+
 /**
- * The list answer `{count, next, previous, results}`, with absolute links that keep the filters;
+ * The list answer `{count, next, previous, results}`, with links that keep the filters: built
+ * from the public URL when one is set, relative otherwise, never from the Host header (a client
+ * could name any host there and have our answer point at it);
  * a page past the last is 404 "Invalid page." (page 1 of an empty list is an empty page).
  */
 export function pageAnswer<T>(
@@ -79,7 +91,8 @@ export function pageAnswer<T>(
     for (const [name, value] of Object.entries(filters)) if (value !== undefined) params.set(name, value);
     params.set('page', String(p));
     params.set('page_size', String(pageSize));
-    return `${request.protocol}://${request.host}${path}?${params.toString()}`;
+    const base = (request.server as unknown as Record<symbol, string | undefined>)[PUBLIC_URL] ?? '';
+    return `${base}${path}?${params.toString()}`;
   };
   return {
     count,

@@ -9,7 +9,12 @@
  * - ids: distinct, ascending, comma and space separated: `[3, 7]`.
  * - external_ids: distinct, in request order, each as a JSON string: `["A-1", "B \"2\""]`.
  * - counts and a single id: plain decimal integers.
+ *
+ * And why a job that ran failed: `describeFailure` gives the readable text of its `error`.
  */
+import { PoolTaskError } from '../pool/pool.js';
+import { OrdersChangedError, OrdersNotNewError, VehicleBusyError } from './ports.js';
+
 export type PlanningProblem =
   | { kind: 'empty_selection' }
   | { kind: 'orders_not_found'; ids: number[] }
@@ -56,4 +61,33 @@ export class JobServiceClosedError extends Error {
   constructor() {
     super('The planning job service is shut down.');
   }
+}
+
+/** A job failure with the text that goes into the job's `error`. */
+export class JobFailure extends Error {}
+
+/** The readable text of a failed job's `error` (internal details go to the log, not here). */
+export function describeFailure(error: unknown): string {
+  if (error instanceof JobFailure) return error.message;
+  if (error instanceof OrdersNotNewError) {
+    const list = error.orders.map((o) => `${o.id} (${o.status})`).join(', ');
+    return `Only orders in status new can be planned; these are not (already in a route or closed): ${list}. Nothing was planned.`;
+  }
+  if (error instanceof VehicleBusyError) return 'Other planning jobs kept taking the vehicles of this job; nothing was planned. Start the job again.';
+  if (error instanceof OrdersChangedError) {
+    return `Orders kept changing while they were being planned: ${error.orderIds.join(', ')}. Nothing was planned. Start the job again.`;
+  }
+  if (error instanceof PoolTaskError) {
+    switch (error.kind) {
+      case 'aborted':
+        return `The planning was stopped. Nothing was planned.`;
+      case 'out_of_memory':
+        return 'The planning worker ran out of memory and was stopped. Nothing was planned; try fewer orders per job.';
+      case 'crashed':
+        return `The planning worker crashed (${error.message}). Nothing was planned.`;
+      case 'failed':
+        return `The planning failed: ${error.message}. Nothing was planned.`;
+    }
+  }
+  return `The planning failed: ${(error as Error)?.message ?? String(error)}. Nothing was planned.`;
 }

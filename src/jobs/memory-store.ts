@@ -2,10 +2,8 @@ import {
   IDEMPOTENCY_WINDOW_MS,
   IdempotencyKeyReusedError,
   IdempotentReplayError,
-  OrdersNotNewError,
   TooManyJobsError,
   type IdempotencyKey,
-  VehicleBusyError,
   LeaseLostError,
   type Company,
   type JobInput,
@@ -13,8 +11,9 @@ import {
   type NewRoute,
   type NewStop,
   type OrderStatus,
+  type JobResult,
   type OrderStatusChange,
-  type PlanCommit,
+  type PlanCommitTx,
   type PlanningOrder,
   type PlanningStore,
   type PlanningVehicle,
@@ -76,6 +75,14 @@ export class MemoryPlanningStore implements PlanningStore {
     if (!order) throw new Error(`no order ${orderId}`);
     this.history.get(orderId)!.push({ order_id: orderId, external_id: order.externalId, status, previous_status: order.status, at });
     order.status = status;
+    order.version = (order.version ?? 0) + 1;
+  }
+  /** Changes an order's fields as a client's edit would (its version goes up). */
+  updateOrder(orderId: number, change: Partial<Omit<PlanningOrder, 'id' | 'companyId' | 'status' | 'version'>>): void {
+    const order = this.orders.get(orderId);
+    if (!order) throw new Error(`no order ${orderId}`);
+    Object.assign(order, structuredClone(change));
+    order.version = (order.version ?? 0) + 1;
   }
   /** Adds a route without planning (a vehicle made busy on a date). */
   addRoute(route: NewRoute): number {
@@ -219,51 +226,53 @@ export class MemoryPlanningStore implements PlanningStore {
     }
     return [...ids].sort((a, b) => a - b);
   }
-  commitPlan(plan: PlanCommit): { job: JobRecord; changes: OrderStatusChange[] } {
-    const job = this.jobs.get(plan.jobId);
-    if (!job) throw new Error(`no job ${plan.jobId}`);
-    if (job.status === 'done' || job.status === 'failed' || (plan.owner !== undefined && !this.holds(plan.jobId, plan.owner))) {
-      throw new LeaseLostError(plan.jobId);
-    }
-    // Checks first: nothing is written unless everything holds (the transaction of a real store).
-    const notNew: Array<{ id: number; status: OrderStatus }> = [];
-    for (const route of plan.routes) {
-      for (const stop of route.stops) {
-        if (stop.orderId === null) continue;
-        const order = this.orders.get(stop.orderId);
-        if (!order || order.companyId !== plan.companyId) throw new Error(`no order ${stop.orderId}`);
-        if (order.status !== 'new') notNew.push({ id: order.id, status: order.status });
-      }
-    }
-    if (notNew.length > 0) throw new OrdersNotNewError(notNew.sort((a, b) => a.id - b.id));
-    const busy = plan.routes
-      .filter((r) => this.vehicleIdsWithRouteOn(r.companyId, r.date).includes(r.vehicleId))
-      .map((r) => ({ id: r.vehicleId, date: r.date }));
-    if (busy.length > 0) throw new VehicleBusyError(busy);
+  /**
+   * The commit primitives on the maps. Commits run one at a time (a chain of promises), and the
+   * rules (src/jobs/commit.ts) check everything before their first write, so a refused commit
+   * leaves nothing behind, as a database's rollback would.
+   */
+  commitTransaction<T>(fn: (tx: PlanCommitTx) => Promise<T>): Promise<T> {
+    const run = this.commits.then(() => fn(this.commitTx));
+    this.commits = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+  private commits: Promise<void> = Promise.resolve();
 
-    const routeIds = plan.routes.map((r) => this.insertRoute(r));
-    const changes: OrderStatusChange[] = [];
-    for (const route of plan.routes) {
-      for (const stop of route.stops) {
-        if (stop.orderId === null) continue;
-        const order = this.orders.get(stop.orderId)!;
-        const change: OrderStatusChange = { order_id: order.id, external_id: order.externalId, status: 'in_route', previous_status: 'new', at: plan.at };
+  private readonly commitTx: PlanCommitTx = {
+    jobLease: (jobId) => {
+      const job = this.jobs.get(jobId);
+      return job && { status: job.status, owner: job.status === 'running' ? (this.leases.get(jobId)?.owner ?? null) : null };
+    },
+    lockRoutes: () => {},
+    ordersAtCommit: (companyId, ids) =>
+      this.getOrdersByIds(companyId, ids).map((o) => ({ id: o.id, status: o.status, version: o.version ?? 0, externalId: o.externalId })),
+    vehicleIdsWithRouteOn: (companyId, date) => this.vehicleIdsWithRouteOn(companyId, date),
+    insertRoute: (route) => this.insertRoute(route),
+    markInRoute: (_companyId, orderIds, at) => {
+      for (const id of orderIds) {
+        const order = this.orders.get(id)!;
+        this.history.get(id)!.push({ order_id: id, external_id: order.externalId, status: 'in_route', previous_status: order.status, at });
         order.status = 'in_route';
-        order.updatedAt = plan.at;
-        this.history.get(order.id)!.push(change);
-        changes.push({ ...change });
+        order.updatedAt = at;
+        order.version = (order.version ?? 0) + 1;
       }
-    }
+    },
+    finishJob: (jobId, result, at) => this.finishJob(jobId, result, at),
+    publish: () => {},
+  };
+
+  /** Marks the job done with its result, ending its lease (the last write of a plan commit). */
+  protected finishJob(jobId: number, result: JobResult, at: string): JobRecord {
+    const job = this.jobs.get(jobId)!;
     job.status = 'done';
     job.error = '';
-    job.result = {
-      route_ids: routeIds,
-      summary: { route_count: routeIds.length, unassigned_count: plan.unassigned.length },
-      unassigned: plan.unassigned.map((u) => ({ ...u })),
-    };
-    job.updatedAt = plan.at;
+    job.result = structuredClone(result);
+    job.updatedAt = at;
     this.leases.delete(job.id);
-    return { job: structuredClone(job), changes };
+    return structuredClone(job);
   }
 
   private insertRoute(route: NewRoute): number {

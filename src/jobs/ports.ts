@@ -83,6 +83,9 @@ export interface PlanningOrder {
   requiredFeatures?: string[];
   /** Timestamp of the last change (the store may refresh it in commitPlan). */
   updatedAt?: string;
+  /** Counts the order's changes: every write to the order adds one (absent: 0). A plan commits
+   *  only over the versions it read (src/jobs/commit.ts). */
+  version?: number;
 }
 
 export interface PlanningVehicle {
@@ -173,6 +176,9 @@ export interface PlanCommit {
   /** The lease holder (claimJob's owner): the commit is refused (LeaseLostError) unless the job is
    *  still `running` under this owner. Without it, only a job already done or failed is refused. */
   owner?: string;
+  /** The version of every order the job read (order id -> PlanningOrder.version as read): a placed
+   *  order whose version differs now, or that is missing here, is OrdersChangedError. */
+  versions: Readonly<Record<number, number>>;
 }
 
 /**
@@ -194,6 +200,15 @@ export class OrdersNotNewError extends Error {
   override readonly name = 'OrdersNotNewError';
   constructor(readonly orders: Array<{ id: number; status: OrderStatus }>) {
     super(`Orders not in status new: ${orders.map((o) => `${o.id} (${o.status})`).join(', ')}.`);
+  }
+}
+
+/** commitPlan found placed orders changed since the job read them (an edit, a geocode); nothing
+ *  was written: the job plans again from the fresh data, or fails naming them. */
+export class OrdersChangedError extends Error {
+  override readonly name = 'OrdersChangedError';
+  constructor(readonly orderIds: number[]) {
+    super(`Orders changed since they were read: ${orderIds.join(', ')}.`);
   }
 }
 
@@ -300,17 +315,45 @@ export interface PlanningDataStore {
   /** Ids of the company's vehicles that already have a route (any status but cancelled) on `date`. */
   vehicleIdsWithRouteOn(companyId: number, date: string): MaybePromise<number[]>;
   /**
-   * In ONE transaction: checks that every order on the routes is still `new` (else throws
-   * OrdersNotNewError) and that no route's vehicle has a route on its date yet (else throws
-   * VehicleBusyError), then inserts the routes (status `planned`) and their stops (status
-   * `pending`), moves each placed order new -> in_route appending a history entry
-   * {status in_route, previous_status new, at}, and marks the job `done` with the result
-   * {route_ids in the order of `routes`, summary, unassigned}, ending its lease. A job no longer
-   * running under `plan.owner` (or already done or failed) is LeaseLostError, checked first.
-   * On any error nothing is written.
-   * Returns the done job and the status changes written, in route and stop order.
+   * Runs `fn` in ONE write transaction with the primitives a plan commit needs; commits when `fn`
+   * resolves, writes nothing when it rejects. The rules of a commit (lease held, orders new and
+   * unchanged since read, vehicles free) live once above it, in src/jobs/commit.ts. `fn` waits on
+   * nothing but `tx` (no network, no other store call).
    */
-  commitPlan(plan: PlanCommit): MaybePromise<{ job: JobRecord; changes: OrderStatusChange[] }>;
+  commitTransaction<T>(fn: (tx: PlanCommitTx) => Promise<T>): Promise<T>;
 }
 
 export type PlanningStore = JobStore & PlanningDataStore;
+
+/** What one order is at commit time: enough to check it and to name it in the status change. */
+export interface OrderAtCommit {
+  id: number;
+  status: OrderStatus;
+  version: number;
+  externalId: string | null;
+}
+
+/**
+ * The primitives of a plan commit, bound to one transaction (PlanningDataStore.commitTransaction).
+ * Each adapter makes them safe across processes its own way: SQLite holds the write lock for the
+ * whole transaction (BEGIN IMMEDIATE); PostgreSQL locks the job row and the orders FOR UPDATE and
+ * takes the company's routes lock.
+ */
+export interface PlanCommitTx {
+  /** The job's status and lease holder (locked until the transaction ends), or undefined. */
+  jobLease(jobId: number): MaybePromise<{ status: JobStatus; owner: string | null } | undefined>;
+  /** Takes the company's routes lock: no other route of the company is written until the end. */
+  lockRoutes(companyId: number): MaybePromise<void>;
+  /** The orders of the company among `ids` as they are now (locked until the end); missing ids are absent. */
+  ordersAtCommit(companyId: number, ids: number[]): MaybePromise<OrderAtCommit[]>;
+  /** Ids of the company's vehicles with a route (any status but cancelled) on `date`. */
+  vehicleIdsWithRouteOn(companyId: number, date: string): MaybePromise<number[]>;
+  /** Inserts a route (status planned) and its stops (status pending); returns the route id. */
+  insertRoute(route: NewRoute, at: string): MaybePromise<number>;
+  /** Moves the orders new -> in_route (their versions go up), one history entry each, in this order. */
+  markInRoute(companyId: number, orderIds: number[], at: string): MaybePromise<void>;
+  /** Marks the job `done` with `result`, ending its lease; returns it. */
+  finishJob(jobId: number, result: JobResult, at: string): MaybePromise<JobRecord>;
+  /** Writes an event's webhook deliveries in this transaction (an adapter without an outbox does nothing). */
+  publish(companyId: number, event: 'planning_job.finished' | 'order.status_changed', data: unknown): MaybePromise<void>;
+}

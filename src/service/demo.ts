@@ -3,10 +3,15 @@
  * (created once, found by name on later starts) and a fresh API key with every scope on each
  * start (keys are stored hashed, so an earlier one cannot be shown again).
  */
+import { join } from 'node:path';
+import { packageRoot } from '../package-root.js';
 import type { StorePort } from '../store/port.js';
 import { SCOPES, type Company, type Vehicle, type Warehouse } from '../store/types.js';
 
 export const DEMO_COMPANY = 'Demo Deliveries';
+
+/** The demo address book (the `table` geocoder's default, and the demo's orders). */
+export const DEMO_ADDRESS_BOOK = () => join(packageRoot(), 'data', 'demo', 'addresses.csv');
 
 export interface Demo {
   company: Company;

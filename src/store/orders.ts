@@ -46,7 +46,7 @@ export class OrderRepository {
       addHistory: db.prepare(
         'INSERT INTO order_status_history (order_id, status, previous_status, at) VALUES (?, ?, ?, ?)',
       ),
-      setStatus: db.prepare('UPDATE orders SET status = ?, updated_at = ? WHERE company_id = ? AND id = ?'),
+      setStatus: db.prepare('UPDATE orders SET status = ?, updated_at = ?, version = version + 1 WHERE company_id = ? AND id = ?'),
     };
     this.insert = db.transaction(this.insert.bind(this));
     this.transition = db.transaction(this.transition.bind(this));
@@ -116,7 +116,7 @@ export class OrderRepository {
     const columns = FIELD_COLUMNS.filter((c) => c in changes);
     if (columns.length > 0) {
       const sets = columns.map((c) => `${c} = @${c}`).join(', ');
-      prepare(this.db, `UPDATE orders SET ${sets}, updated_at = @now WHERE company_id = @company_id AND id = @id`)
+      prepare(this.db, `UPDATE orders SET ${sets}, updated_at = @now, version = version + 1 WHERE company_id = @company_id AND id = @id`)
         .run({ ...changes, now, company_id: companyId, id });
     }
     return this.get(companyId, id);
@@ -148,7 +148,7 @@ export class OrderRepository {
    */
   applyGeocode(orderId: number, address: string, lat_e6: number, lon_e6: number, now: string): boolean {
     const info = prepare(this.db, 
-        `UPDATE orders SET lat_e6 = ?, lon_e6 = ?, updated_at = ? WHERE id = ? AND status = 'new' AND address = ?`,
+        `UPDATE orders SET lat_e6 = ?, lon_e6 = ?, updated_at = ?, version = version + 1 WHERE id = ? AND status = 'new' AND address = ?`,
       )
       .run(lat_e6, lon_e6, now, orderId, address);
     return info.changes > 0;

@@ -1,11 +1,12 @@
 /**
  * The SQLite planning store that also writes the job layer's webhooks inside the transactions that
- * make the changes: a plan's in_route changes and its `planning_job.finished` commit with the plan,
+ * make the changes: a plan's in_route changes and its `planning_job.finished` commit with the plan
+ * (the commit's `publish` primitive, called by src/jobs/commit.ts),
  * a failed job's `planning_job.finished` with the failure. Nothing is lost between a commit and the
  * outbox, even to a kill -9. (The job service still emits the events on its bus afterwards, for
  * in-process listeners; nothing publishes them again.)
  */
-import type { JobRecord, PlanCommit } from '../jobs/ports.js';
+import type { JobRecord } from '../jobs/ports.js';
 import { toJobView } from '../jobs/view.js';
 import { SqliteWebhookOutbox } from '../webhooks/outbox.js';
 import { deliveriesFor } from '../webhooks/publish.js';
@@ -27,19 +28,10 @@ export class OutboxPlanningStore extends SqlitePlanningStore {
     this.outbox = new SqliteWebhookOutbox(database);
   }
 
-  private publish(companyId: number, event: 'planning_job.finished' | 'order.status_changed', data: unknown): void {
+  protected override publish(companyId: number, event: 'planning_job.finished' | 'order.status_changed', data: unknown): void {
     const deliveries = deliveriesFor(this.webhooks.forEvent(companyId, event), event, data, Date.now());
     if (deliveries.length > 0) this.outbox.add(deliveries);
     this.onPublished?.(companyId, event);
-  }
-
-  override commitPlan(plan: PlanCommit) {
-    return this.database.transaction(() => {
-      const committed = super.commitPlan(plan);
-      for (const c of committed.changes) this.publish(plan.companyId, 'order.status_changed', c);
-      this.publish(plan.companyId, 'planning_job.finished', toJobView(committed.job));
-      return committed;
-    }).immediate();
   }
 
   override updateJob(jobId: number, change: { status: 'running' } | { status: 'failed'; error: string }, at: string, owner?: string): JobRecord {

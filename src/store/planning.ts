@@ -15,8 +15,7 @@ import type {
   JobStatus,
   NewRoute,
   OrderStatus,
-  OrderStatusChange,
-  PlanCommit,
+  PlanCommitTx,
   PlanningOrder,
   PlanningStore,
   PlanningVehicle,
@@ -27,9 +26,7 @@ import {
   IdempotencyKeyReusedError,
   IdempotentReplayError,
   LeaseLostError,
-  OrdersNotNewError,
   TooManyJobsError,
-  VehicleBusyError,
   type IdempotencyKey,
 } from '../jobs/ports.js';
 import type { Db } from './db.js';
@@ -143,6 +140,7 @@ export interface OrderRow {
   delivery_date: string;
   required_features: string;
   updated_at: string;
+  version: number;
 }
 
 export interface VehicleRow {
@@ -191,6 +189,7 @@ export const orderFromRow = (r: OrderRow): PlanningOrder => ({
   deliveryDate: r.delivery_date,
   requiredFeatures: JSON.parse(r.required_features) as string[],
   updatedAt: r.updated_at,
+  version: r.version,
 });
 
 export const vehicleFromRow = (r: VehicleRow): PlanningVehicle => ({
@@ -211,6 +210,8 @@ export const vehicleFromRow = (r: VehicleRow): PlanningVehicle => ({
 });
 
 /** `IN (?, ?, ...)` for a list; SQLite's limit on parameters is far above 500. */
+let savepoints = 0;
+
 const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
 export class SqlitePlanningStore implements PlanningStore {
@@ -382,51 +383,58 @@ export class SqlitePlanningStore implements PlanningStore {
     return rows.map((r) => r.id);
   }
 
-  commitPlan(plan: PlanCommit): { job: JobRecord; changes: OrderStatusChange[] } {
-    const write = this.db.transaction((p: PlanCommit) => {
-      const held = this.db.prepare(`SELECT status, lease_owner FROM planning_jobs WHERE id = ?`).get(p.jobId) as
-        | { status: string; lease_owner: string | null }
+  /**
+   * One write transaction around `fn` (BEGIN IMMEDIATE, or a savepoint inside an open one). The
+   * connection is the store's only one and better-sqlite3 is synchronous, so the primitives run
+   * at once; while `fn` awaits them nothing else may use this connection: the storage port's gate
+   * (src/store/sqlite-port.ts) holds every other call until the transaction ends.
+   */
+  async commitTransaction<T>(fn: (tx: PlanCommitTx) => Promise<T>): Promise<T> {
+    const nested = this.db.inTransaction;
+    const savepoint = `commit_plan_${++savepoints}`;
+    this.db.exec(nested ? `SAVEPOINT ${savepoint}` : 'BEGIN IMMEDIATE');
+    try {
+      const result = await fn(this.commitTx);
+      this.db.exec(nested ? `RELEASE ${savepoint}` : 'COMMIT');
+      return result;
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec(nested ? `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}` : 'ROLLBACK');
+      throw error;
+    }
+  }
+
+  /** The commit primitives on this connection (inside commitTransaction). */
+  private readonly commitTx: PlanCommitTx = {
+    jobLease: (jobId) => {
+      const row = this.db.prepare(`SELECT status, lease_owner FROM planning_jobs WHERE id = ?`).get(jobId) as
+        | { status: JobStatus; lease_owner: string | null }
         | undefined;
-      if (!held) throw new Error(`Planning job ${p.jobId} does not exist.`);
-      if (held.status === 'done' || held.status === 'failed' || (p.owner !== undefined && (held.status !== 'running' || held.lease_owner !== p.owner))) {
-        throw new LeaseLostError(p.jobId);
+      return row && { status: row.status, owner: row.lease_owner };
+    },
+    // BEGIN IMMEDIATE holds the database's write lock for the whole transaction
+    lockRoutes: () => {},
+    ordersAtCommit: (companyId, ids) => this.getOrdersByIds(companyId, ids).map((o) => ({ id: o.id, status: o.status, version: o.version ?? 0, externalId: o.externalId })),
+    vehicleIdsWithRouteOn: (companyId, date) => this.vehicleIdsWithRouteOn(companyId, date),
+    insertRoute: (route, at) => this.insertRoute(route, at),
+    markInRoute: (_companyId, orderIds, at) => {
+      const setStatus = this.db.prepare(`UPDATE orders SET status = 'in_route', updated_at = ?, version = version + 1 WHERE id = ?`);
+      const addHistory = this.db.prepare(`INSERT INTO order_status_history (order_id, status, previous_status, at) VALUES (?, 'in_route', 'new', ?)`);
+      for (const id of orderIds) {
+        setStatus.run(at, id);
+        addHistory.run(id, at);
       }
-      const orderIds = p.routes.flatMap((r) => r.stops.filter((s) => s.orderId !== null).map((s) => s.orderId!));
-      const current = this.getOrdersByIds(p.companyId, orderIds);
-      const byId = new Map(current.map((o) => [o.id, o]));
-      const notNew = orderIds
-        .map((id) => ({ id, status: byId.get(id)?.status ?? ('archived' as OrderStatus) }))
-        .filter((o) => o.status !== 'new');
-      if (notNew.length > 0) throw new OrdersNotNewError(notNew);
-
-      const busy = p.routes
-        .filter((r) => this.vehicleIdsWithRouteOn(p.companyId, r.date).includes(r.vehicleId))
-        .map((r) => ({ id: r.vehicleId, date: r.date }));
-      if (busy.length > 0) throw new VehicleBusyError(busy);
-
-      const routeIds = p.routes.map((r) => this.insertRoute(r, p.at));
-      const setStatus = this.db.prepare(`UPDATE orders SET status = 'in_route', updated_at = ? WHERE id = ?`);
-      const addHistory = this.db.prepare(
-        `INSERT INTO order_status_history (order_id, status, previous_status, at) VALUES (?, 'in_route', 'new', ?)`,
-      );
-      const changes: OrderStatusChange[] = orderIds.map((id) => {
-        setStatus.run(p.at, id);
-        addHistory.run(id, p.at);
-        return { order_id: id, external_id: byId.get(id)!.externalId, status: 'in_route', previous_status: 'new', at: p.at };
-      });
-
-      const result: JobResult = {
-        route_ids: routeIds,
-        summary: { route_count: routeIds.length, unassigned_count: p.unassigned.length },
-        unassigned: p.unassigned,
-      };
+    },
+    finishJob: (jobId, result, at) => {
       this.db
         .prepare(`UPDATE planning_jobs SET status = 'done', result = ?, error = '', updated_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?`)
-        .run(JSON.stringify(result), p.at, p.jobId);
-      return { job: this.jobById(p.jobId)!, changes };
-    });
-    return write.immediate(plan);
-  }
+        .run(JSON.stringify(result), at, jobId);
+      return this.jobById(jobId)!;
+    },
+    publish: (companyId, event, data) => this.publish(companyId, event, data),
+  };
+
+  /** Writes an event's webhook deliveries in the open transaction; this store keeps none (OutboxPlanningStore does). */
+  protected publish(_companyId: number, _event: 'planning_job.finished' | 'order.status_changed', _data: unknown): void {}
 
   /** Inserts a route (status planned) and its stops (status pending); returns the route id. */
   insertRoute(r: NewRoute, at: string): number {

@@ -7,7 +7,7 @@
  * `fn` waits on nothing but these repositories, so a transaction holds the gate for the time of
  * its statements only.
  */
-import type { PlanningStore } from '../jobs/ports.js';
+import type { PlanCommitTx, PlanningStore } from '../jobs/ports.js';
 import { SqliteWebhookOutbox } from '../webhooks/outbox.js';
 import { OutboxPlanningStore } from './planning-outbox.js';
 import type { Repositories, StorePort } from './port.js';
@@ -67,15 +67,21 @@ export class SqliteStorePort implements StorePort {
     this.webhooks = gated(raw.webhooks, outside);
     this.routes = gated(raw.routes, outside);
     this.outbox = gated(raw.outbox, outside);
-    this.planning = gated(new OutboxPlanningStore(store.db), outside);
+    const planning = new OutboxPlanningStore(store.db);
+    const gatedPlanning = gated(planning, outside);
+    // a plan commit is a transaction across awaits (src/jobs/commit.ts): it holds the gate as
+    // transaction() does, and its primitives run on the connection directly
+    this.planning = new Proxy(gatedPlanning, {
+      get: (obj, prop, receiver) =>
+        prop === 'commitTransaction'
+          ? (fn: (tx: PlanCommitTx) => Promise<unknown>) => this.exclusive(() => planning.commitTransaction(fn))
+          : Reflect.get(obj, prop, receiver),
+    });
     this.tx = Object.fromEntries(Object.entries(raw).map(([name, repo]) => [name, gated(repo, inside)])) as unknown as Repositories;
   }
 
   async transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
-    while (this.open) await this.open;
-    let end!: () => void;
-    this.open = new Promise<void>((resolve) => (end = resolve));
-    try {
+    return this.exclusive(async () => {
       const db = this.store.db;
       db.exec('BEGIN IMMEDIATE');
       try {
@@ -86,6 +92,16 @@ export class SqliteStorePort implements StorePort {
         if (db.inTransaction) db.exec('ROLLBACK');
         throw error;
       }
+    });
+  }
+
+  /** Runs `fn` holding the gate: every other call on this port waits until it settles. */
+  private async exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    while (this.open) await this.open;
+    let end!: () => void;
+    this.open = new Promise<void>((resolve) => (end = resolve));
+    try {
+      return await fn();
     } finally {
       this.open = undefined;
       end();

@@ -98,6 +98,9 @@ export interface Order extends OrderFields {
   status: OrderStatus;
   created_at: string;
   updated_at: string;
+  /** Every write to the order adds one (0 when created): a planning job commits only over the
+   *  versions it read (src/jobs/commit.ts). Not shown by the API. */
+  version: number;
 }
 
 export interface OrderStatusEntry {

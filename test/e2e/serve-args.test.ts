@@ -1,6 +1,6 @@
 /** The planning and webhook options of `serve`: bad values exit 2 with one line on stderr. */
 import { describe, expect, it } from 'vitest';
-import { parseFlowServeArgs } from '../../src/service/planning.js';
+import { parseFlowServeArgs } from '../../src/cli/options.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const usage = (m: string) => new Error(m);

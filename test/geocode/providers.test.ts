@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AddressBook, normalizeAddress, parseCsv } from '../../src/geocode/address-book.js';
 import { GeocodeError, NominatimGeocoder, TableGeocoder } from '../../src/geocode/providers.js';
-import { DEMO_ADDRESS_BOOK } from '../../src/cli/serve.js';
+import { DEMO_ADDRESS_BOOK } from '../../src/service/demo.js';
 import { place, startFakeNominatim } from './fake-nominatim.js';
 
 describe('address book (table provider)', () => {

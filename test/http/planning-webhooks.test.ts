@@ -3,6 +3,7 @@
  * makes them (store.webhooks), the real dispatcher and outbox, a real local receiver.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { commitPlan } from '../../src/jobs/commit.js';
 import { OutboxPlanningStore } from '../../src/store/planning-outbox.js';
 import { verifySignature } from '../../src/webhooks/signature.js';
 import { INTERNAL, makeWorld, PUBLIC, type World } from '../e2e/world.js';
@@ -88,11 +89,12 @@ describe('webhooks from the service', () => {
     };
     const job = store.createJob(w.company.id, { order_ids: [order.id], vehicle_ids: [], warehouse_id: null }, at);
     const before = rows();
-    store.commitPlan({ jobId: job.id, companyId: w.company.id, at, routes: [{ ...route, jobId: job.id }], unassigned: [] });
-    expect(rows() - before).toBe(2); // in_route + planning_job.finished, before any other code ran
+    const versions = { [order.id]: order.version ?? 0 };
+    await commitPlan(store, { jobId: job.id, companyId: w.company.id, at, routes: [{ ...route, jobId: job.id }], unassigned: [], versions });
+    expect(rows() - before).toBe(2); // in_route + planning_job.finished, committed with the plan
     // a second plan over the same order fails inside the transaction: no route, no webhook
     const second = store.createJob(w.company.id, { order_ids: [order.id], vehicle_ids: [], warehouse_id: null }, at);
-    expect(() => store.commitPlan({ jobId: second.id, companyId: w!.company.id, at, routes: [{ ...route, jobId: second.id, vehicleId: w!.vehicles[1]!.id }], unassigned: [] })).toThrow(/not in status new/);
+    await expect(commitPlan(store, { jobId: second.id, companyId: w!.company.id, at, routes: [{ ...route, jobId: second.id, vehicleId: w!.vehicles[1]!.id }], unassigned: [], versions })).rejects.toThrow(/not in status new/);
     expect(rows() - before).toBe(2);
     store.updateJob(second.id, { status: 'failed', error: 'x' }, at);
     expect(rows() - before).toBe(3);

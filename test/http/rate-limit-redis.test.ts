@@ -21,7 +21,7 @@ import { throttledDetail, TokenBuckets } from '../../src/http/rate-limit.js';
 import { Store } from '../../src/store/store.js';
 import { SCOPES } from '../../src/store/types.js';
 import { UsageError } from '../../src/cli/usage-error.js';
-import { parseServeArgs } from '../../src/cli/serve.js';
+import { parseServeArgs } from '../../src/cli/options.js';
 import { runCli } from '../helpers/run-cli.js';
 import { seedDb, sleep, startServe, type Served } from '../e2e/serve.js';
 

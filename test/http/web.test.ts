@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseServeArgs } from '../../src/cli/serve.js';
+import { parseServeArgs } from '../../src/cli/options.js';
 import { contentSecurityPolicy, tilesOrigin, tilesTemplateProblem } from '../../src/http/web.js';
 import { makeApp } from './fixture.js';
 

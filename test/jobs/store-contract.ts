@@ -3,10 +3,12 @@
  * here (store.test.ts); the SQLite store of the service runs the same suite with its own fixture.
  */
 import { describe, expect, it } from 'vitest';
+import { commitPlan } from '../../src/jobs/commit.js';
 import {
   IdempotencyKeyReusedError,
   IdempotentReplayError,
   LeaseLostError,
+  OrdersChangedError,
   OrdersNotNewError,
   TooManyJobsError,
   VehicleBusyError,
@@ -36,6 +38,8 @@ export interface StoreFixture {
   /** The route as stored (status planned, stops with status pending), or undefined. */
   readRoute(routeId: number): Maybe<(Omit<NewRoute, 'stops'> & { status: string; stops: Array<NewRoute['stops'][number] & { status: string }> }) | undefined>;
   countRoutes(companyId: number): Maybe<number>;
+  /** Changes an order's address as a client's edit does, through the adapter's order repository. */
+  editOrder(companyId: number, orderId: number, address: string): Maybe<void>;
 }
 
 const T0 = '2026-11-30T08:00:00.000Z';
@@ -73,6 +77,11 @@ export function describePlanningStoreContract(name: string, makeFixture: () => M
         depot(orders.length + 2, 'end_depot', '2026-12-01T09:05:00Z'),
       ],
     };
+  }
+
+  /** The versions of the orders as a job reads them. */
+  async function versionsOf(s: PlanningStore, companyId: number, orders: PlanningOrder[]): Promise<Record<number, number>> {
+    return Object.fromEntries((await s.getOrdersByIds(companyId, orders.map((o) => o.id))).map((o) => [o.id, o.version ?? 0]));
   }
 
   describe(`${name}: the PlanningStore contract`, () => {
@@ -150,7 +159,7 @@ export function describePlanningStoreContract(name: string, makeFixture: () => M
       // the stale holder writes nothing: no failure, no renewal, no commit
       await expect(Promise.resolve().then(() => s.updateJob(a2.id, { status: 'failed', error: 'stale' }, later, 'p2'))).rejects.toEqual(new LeaseLostError(a2.id));
       expect(await s.renewLease(a2.id, 'p2', until(later, 30_000))).toBe(false);
-      await expect(Promise.resolve().then(() => s.commitPlan({ jobId: a2.id, companyId: company.id, at: later, routes: [], unassigned: [], owner: 'p2' }))).rejects.toEqual(
+      await expect(Promise.resolve().then(() => commitPlan(s, { jobId: a2.id, companyId: company.id, at: later, routes: [], unassigned: [], owner: 'p2', versions: {} }))).rejects.toEqual(
         new LeaseLostError(a2.id),
       );
       expect((await s.getJob(company.id, a2.id))!.status).toBe('running');
@@ -158,7 +167,7 @@ export function describePlanningStoreContract(name: string, makeFixture: () => M
       // the holder's failure lands and ends the lease; a finished job is never claimed or committed again
       expect(await s.updateJob(a2.id, { status: 'failed', error: 'It broke.' }, later, 'p3')).toMatchObject({ status: 'failed', error: 'It broke.' });
       expect(await s.renewLease(a2.id, 'p3', until(later, 30_000))).toBe(false);
-      await expect(Promise.resolve().then(() => s.commitPlan({ jobId: a2.id, companyId: company.id, at: later, routes: [], unassigned: [] }))).rejects.toEqual(
+      await expect(Promise.resolve().then(() => commitPlan(s, { jobId: a2.id, companyId: company.id, at: later, routes: [], unassigned: [], versions: {} }))).rejects.toEqual(
         new LeaseLostError(a2.id),
       );
       // handed back: still running (never back to queued for a client), the attempt not counted,
@@ -168,7 +177,7 @@ export function describePlanningStoreContract(name: string, makeFixture: () => M
       expect((await s.getJob(company.id, c1.id))!).toMatchObject({ status: 'running', attempts: 0 });
       expect(await s.renewLease(c1.id, 'p3', until(later, 30_000))).toBe(false);
       expect((await s.claimJob('p4', later, until(later, 30_000)))!).toMatchObject({ id: c1.id, attempts: 1 });
-      const done = await s.commitPlan({ jobId: c1.id, companyId: company.id, at: later, routes: [], unassigned: [], owner: 'p4' });
+      const done = await commitPlan(s, { jobId: c1.id, companyId: company.id, at: later, routes: [], unassigned: [], owner: 'p4', versions: {} });
       expect(done.job).toMatchObject({ status: 'done', attempts: 1 });
       expect((await s.listUnfinishedJobs()).map((j) => j.id).sort()).toEqual([a1.id, b1.id].sort());
     });
@@ -221,7 +230,7 @@ export function describePlanningStoreContract(name: string, makeFixture: () => M
       const job = await s.createJob(company.id, { order_ids: [o1.id, o2.id, o3.id], vehicle_ids: [], warehouse_id: null }, T0);
       await s.updateJob(job.id, { status: 'running' }, T1);
       const planned = route(company.id, job.id, v.id, warehouse.id, [o2, o1]);
-      const { job: done, changes } = await s.commitPlan({ jobId: job.id, companyId: company.id, at: T2, routes: [planned], unassigned: [{ order_id: o3.id, reason: 'time_window' }] });
+      const { job: done, changes } = await commitPlan(s, { jobId: job.id, companyId: company.id, at: T2, routes: [planned], unassigned: [{ order_id: o3.id, reason: 'time_window' }], versions: await versionsOf(s, company.id, [o1, o2, o3]) });
       expect(done).toMatchObject({ id: job.id, status: 'done', error: '', updatedAt: T2 });
       expect(done.result!.summary).toEqual({ route_count: 1, unassigned_count: 1 });
       expect(done.result!.unassigned).toEqual([{ order_id: o3.id, reason: 'time_window' }]);
@@ -246,7 +255,7 @@ export function describePlanningStoreContract(name: string, makeFixture: () => M
       const o2 = await order({ status: 'in_route' });
       const job = await s.createJob(company.id, { order_ids: [o1.id, o2.id], vehicle_ids: [], warehouse_id: null }, T0);
       const running = await s.updateJob(job.id, { status: 'running' }, T1);
-      const attempt = (async () => s.commitPlan({ jobId: job.id, companyId: company.id, at: T2, routes: [route(company.id, job.id, v.id, warehouse.id, [o1, o2])], unassigned: [] }))();
+      const attempt = (async () => commitPlan(s, { jobId: job.id, companyId: company.id, at: T2, routes: [route(company.id, job.id, v.id, warehouse.id, [o1, o2])], unassigned: [], versions: await versionsOf(s, company.id, [o1, o2]) }))();
       await expect(attempt).rejects.toBeInstanceOf(OrdersNotNewError);
       await attempt.catch((e: OrdersNotNewError) => expect(e.orders).toEqual([{ id: o2.id, status: 'in_route' }]));
       expect(await f.orderStatus(o1.id)).toBe('new');
@@ -261,11 +270,36 @@ export function describePlanningStoreContract(name: string, makeFixture: () => M
       const job = await s.createJob(company.id, { order_ids: [o1.id], vehicle_ids: [], warehouse_id: null }, T0);
       const running = await s.updateJob(job.id, { status: 'running' }, T1);
       await f.addRoute(company.id, v.id, '2026-12-01');
-      const attempt = (async () => s.commitPlan({ jobId: job.id, companyId: company.id, at: T2, routes: [route(company.id, job.id, v.id, warehouse.id, [o1])], unassigned: [] }))();
+      const attempt = (async () => commitPlan(s, { jobId: job.id, companyId: company.id, at: T2, routes: [route(company.id, job.id, v.id, warehouse.id, [o1])], unassigned: [], versions: await versionsOf(s, company.id, [o1]) }))();
       await expect(attempt).rejects.toBeInstanceOf(VehicleBusyError);
       expect(await f.orderStatus(o1.id)).toBe('new');
       expect(await f.countRoutes(company.id)).toBe(1);
       expect(await s.getJob(company.id, job.id)).toEqual(running);
+    });
+
+    it('commitPlan writes nothing when a placed order changed since the job read it, and names it', async () => {
+      const { s, f, company, vehicle, order, warehouse } = await seeded();
+      const v = await vehicle();
+      const o1 = await order({ externalId: 'A' });
+      const o2 = await order({ externalId: 'B' });
+      const job = await s.createJob(company.id, { order_ids: [o1.id, o2.id], vehicle_ids: [], warehouse_id: null }, T0);
+      const running = await s.updateJob(job.id, { status: 'running' }, T1);
+      const read = await versionsOf(s, company.id, [o1, o2]);
+      await f.editOrder(company.id, o2.id, 'Moved 9');
+      const stale = commitPlan(s, { jobId: job.id, companyId: company.id, at: T2, routes: [route(company.id, job.id, v.id, warehouse.id, [o1, o2])], unassigned: [], versions: read });
+      await expect(stale).rejects.toEqual(new OrdersChangedError([o2.id]));
+      expect(await f.orderStatus(o1.id)).toBe('new');
+      expect(await f.countRoutes(company.id)).toBe(0);
+      expect(await s.getJob(company.id, job.id)).toEqual(running);
+      // an order the plan has no read version of counts as changed
+      const unread = commitPlan(s, { jobId: job.id, companyId: company.id, at: T2, routes: [route(company.id, job.id, v.id, warehouse.id, [o1])], unassigned: [], versions: {} });
+      await expect(unread).rejects.toEqual(new OrdersChangedError([o1.id]));
+      // read again, the fresh plan lands
+      const [fresh] = await s.getOrdersByIds(company.id, [o2.id]);
+      expect(fresh!.address).toBe('Moved 9');
+      const { job: done } = await commitPlan(s, { jobId: job.id, companyId: company.id, at: T2, routes: [route(company.id, job.id, v.id, warehouse.id, [o1, fresh!])], unassigned: [], versions: await versionsOf(s, company.id, [o1, o2]) });
+      expect(done.status).toBe('done');
+      expect((await f.readRoute(done.result!.route_ids[0]!))!.stops.map((st) => st.address)).toEqual(['A 1', 'B 2', 'Moved 9', 'A 1']);
     });
   });
 }

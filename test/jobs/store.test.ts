@@ -17,5 +17,6 @@ describePlanningStoreContract('MemoryPlanningStore', () => {
     orderHistory: (id) => store.getOrderHistory(id).map(({ status, previous_status, at }) => ({ status, previous_status, at })),
     readRoute: (id) => store.getRoute(id),
     countRoutes: (companyId) => store.listRoutes(companyId).length,
+    editOrder: (_companyId, id, address) => store.updateOrder(id, { address }),
   };
 });

@@ -185,10 +185,10 @@ export class RecordingStore extends MemoryPlanningStore {
     if (released) this.transitions.get(args[0])?.push('released');
     return released;
   }
-  override commitPlan(...args: Parameters<MemoryPlanningStore['commitPlan']>) {
-    const out = super.commitPlan(...args);
-    this.transitions.get(out.job.id)?.push(out.job.status);
-    return out;
+  protected override finishJob(...args: Parameters<MemoryPlanningStore['finishJob']>) {
+    const job = super.finishJob(...args);
+    this.transitions.get(job.id)?.push(job.status);
+    return job;
   }
 }
 

@@ -6,6 +6,7 @@
  * (postgres.test.ts).
  */
 import { describe, expect, it } from 'vitest';
+import { commitPlan } from '../../src/jobs/commit.js';
 import type { NewRoute } from '../../src/jobs/ports.js';
 import type { Repositories, StorePort } from '../../src/store/port.js';
 import type { OrderFields } from '../../src/store/types.js';
@@ -61,7 +62,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
         depot(orderIds.length + 2, 'end_depot'),
       ],
     };
-    const { job: done } = await s.planning.commitPlan({ jobId: job.id, companyId, at: T1, routes: [route], unassigned: [] });
+    const { job: done } = await commitPlan(s.planning, { jobId: job.id, companyId, at: T1, routes: [route], unassigned: [], versions: Object.fromEntries((await s.planning.getOrdersByIds(companyId, orderIds)).map((o) => [o.id, o.version ?? 0])) });
     return done.result!.route_ids[0];
   }
 
@@ -198,7 +199,8 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
       const { s, company, other } = await seeded();
       const o = await s.orders.insert(company.id, 'E', orderFields({ lat_e6: null, lon_e6: null }), T0);
       const updated = await s.orders.update(company.id, o.id, { name: 'Renamed', weight_g: 1, time_window_start: null, notes: "it's 'quoted'; DROP TABLE orders" }, T1);
-      expect(updated).toEqual({ ...o, name: 'Renamed', weight_g: 1, time_window_start: null, notes: "it's 'quoted'; DROP TABLE orders", updated_at: T1 });
+      expect(updated).toEqual({ ...o, name: 'Renamed', weight_g: 1, time_window_start: null, notes: "it's 'quoted'; DROP TABLE orders", updated_at: T1, version: 1 });
+      expect(o.version).toBe(0); // every write adds one (a plan commits over the versions it read)
       expect(await s.orders.update(company.id, o.id, {}, T2)).toEqual(updated); // nothing to change: updated_at stays
       expect(await s.orders.update(other.id, o.id, { name: 'x' }, T2)).toBeUndefined();
       expect((await s.orders.get(company.id, o.id))!.name).toBe('Renamed');
@@ -208,7 +210,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
       const blocked = await s.orders.transition(company.id, o.id, ['in_route'], 'visited', T1);
       expect(blocked).toEqual({ order: updated, changed: false, previous: 'new' });
       const moved = await s.orders.transition(company.id, o.id, ['new', 'in_route'], 'archived', T2);
-      expect(moved).toEqual({ order: { ...updated, status: 'archived', updated_at: T2 }, changed: true, previous: 'new' });
+      expect(moved).toEqual({ order: { ...updated, status: 'archived', updated_at: T2, version: 2 }, changed: true, previous: 'new' });
       expect((await s.orders.history(o.id)).map(({ status, previous_status, at }) => ({ status, previous_status, at }))).toEqual([
         { status: 'new', previous_status: null, at: T0 },
         { status: 'archived', previous_status: 'new', at: T2 },
@@ -218,7 +220,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
       const g = await s.orders.insert(company.id, null, orderFields({ lat_e6: null, lon_e6: null, address: 'Geo 1' }), T0);
       expect(await s.orders.applyGeocode(g.id, 'Other 2', 1, 2, T1)).toBe(false); // the address changed meanwhile
       expect(await s.orders.applyGeocode(g.id, 'Geo 1', 52_000_001, -13_000_002, T1)).toBe(true);
-      expect(await s.orders.get(company.id, g.id)).toMatchObject({ lat_e6: 52_000_001, lon_e6: -13_000_002, updated_at: T1 });
+      expect(await s.orders.get(company.id, g.id)).toMatchObject({ lat_e6: 52_000_001, lon_e6: -13_000_002, updated_at: T1, version: 1 });
       expect(await s.orders.applyGeocode(o.id, 'Main 1', 1, 2, T2)).toBe(false); // archived: not new any more
     });
 

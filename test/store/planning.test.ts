@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { openDatabase } from '../../src/store/db.js';
+import { OrderRepository } from '../../src/store/orders.js';
 import { planningMigration, SqlitePlanningStore } from '../../src/store/planning.js';
 import { describePlanningStoreContract } from '../jobs/store-contract.js';
 
@@ -69,5 +70,8 @@ describePlanningStoreContract('SqlitePlanningStore', () => {
       };
     },
     countRoutes: (companyId) => (db.prepare(`SELECT COUNT(*) AS n FROM routes WHERE company_id = ?`).get(companyId) as { n: number }).n,
+    editOrder: (companyId, id, address) => {
+      new OrderRepository(db).update(companyId, id, { address }, now);
+    },
   };
 });

@@ -6,6 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LeaseLostError, TooManyJobsError, IdempotentReplayError, type NewRoute } from '../../src/jobs/ports.js';
 import pg from 'pg';
+import { commitPlan } from '../../src/jobs/commit.js';
 import { PgStore } from '../../src/store/postgres/index.js';
 import { LOCK } from '../../src/store/postgres/db.js';
 import { describePlanningStoreContract, type StoreFixture } from '../jobs/store-contract.js';
@@ -87,6 +88,9 @@ async function fixture(): Promise<StoreFixture & { pg: PgStore }> {
       };
     },
     countRoutes: async (companyId) => Number((await q(`SELECT COUNT(*) AS n FROM routes WHERE company_id = $1`, [companyId])).rows[0].n),
+    editOrder: async (companyId, id, address) => {
+      await s.orders.update(companyId, id, { address }, now);
+    },
   };
 }
 
@@ -163,8 +167,8 @@ describe.skipIf(!postgres.available)('PgPlanningStore', () => {
         stops: [{ position: 1, stopType: 'order', orderId, orderExternalId: null, warehouseId: null, address: 'B', lat: 52.5, lon: 13.4, plannedArrivalAt: now, plannedDepartureAt: now }],
       });
       const outcomes = await Promise.allSettled([
-        a.planning.commitPlan({ jobId: j1.id, companyId: company.id, at: now, routes: [route(j1.id, o1.id)], unassigned: [] }),
-        b.planning.commitPlan({ jobId: j2.id, companyId: company.id, at: now, routes: [route(j2.id, o2.id)], unassigned: [] }),
+        commitPlan(a.planning, { jobId: j1.id, companyId: company.id, at: now, routes: [route(j1.id, o1.id)], unassigned: [], versions: { [o1.id]: 0 } }),
+        commitPlan(b.planning, { jobId: j2.id, companyId: company.id, at: now, routes: [route(j2.id, o2.id)], unassigned: [], versions: { [o2.id]: 0 } }),
       ]);
       expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
       const failed = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
@@ -195,8 +199,8 @@ describe.skipIf(!postgres.available)('PgPlanningStore', () => {
         return true;
       });
       await checkDone;
-      const commit = b.planning.commitPlan({
-        jobId: job.id, companyId: company.id, at: now, unassigned: [],
+      const commit = commitPlan(b.planning, {
+        jobId: job.id, companyId: company.id, at: now, unassigned: [], versions: { [o.id]: 0 },
         routes: [{ jobId: job.id, companyId: company.id, vehicleId: v.id, name: 'r', date: '2026-12-01', plannedMileageKm: 1, plannedDurationMin: 10, totalWeightKg: 1, totalVolumeM3: 0.01,
           stops: [{ position: 1, stopType: 'order', orderId: o.id, orderExternalId: 'X', warehouseId: null, address: 'B', lat: 52.5, lon: 13.4, plannedArrivalAt: now, plannedDepartureAt: now }] }],
       });
@@ -219,7 +223,7 @@ describe.skipIf(!postgres.available)('PgPlanningStore', () => {
       const claimed = (await a.planning.claimJob('p', now, until(30_000)))!;
       expect(claimed.id).toBe(job.id);
       const plan = {
-        jobId: job.id, companyId: company.id, at: now, owner: 'p', unassigned: [],
+        jobId: job.id, companyId: company.id, at: now, owner: 'p', unassigned: [], versions: { [o.id]: 0 },
         routes: [{ jobId: job.id, companyId: company.id, vehicleId: v.id, name: 'r', date: '2026-12-01', plannedMileageKm: 1, plannedDurationMin: 10, totalWeightKg: 1, totalVolumeM3: 0.01,
           stops: [{ position: 1, stopType: 'order' as const, orderId: o.id, orderExternalId: 'X', warehouseId: null, address: 'B', lat: 52.5, lon: 13.4, plannedArrivalAt: now, plannedDepartureAt: now }] }],
       };
@@ -235,14 +239,14 @@ describe.skipIf(!postgres.available)('PgPlanningStore', () => {
         await publish(tx, companyId, event, data);
         if (event === 'planning_job.finished') throw new Error('outbox full');
       });
-      await expect(a.planning.commitPlan(plan)).rejects.toThrow('outbox full');
+      await expect(commitPlan(a.planning, plan)).rejects.toThrow('outbox full');
       expect(await a.outbox.list()).toEqual([]);
       expect(await f.orderStatus(o.id)).toBe('new');
       expect(await f.countRoutes(company.id)).toBe(0);
       expect((await a.planning.getJob(company.id, job.id))!.status).toBe('running');
 
       a.planning.setPublisher(publish);
-      const done = await a.planning.commitPlan(plan);
+      const done = await commitPlan(a.planning, plan);
       expect(done.job.status).toBe('done');
       const rows = await a.outbox.list();
       expect(rows.map((d) => [d.subscriptionId, d.event])).toEqual([
@@ -274,7 +278,7 @@ describe.skipIf(!postgres.available)('PgPlanningStore', () => {
         expect(opened).toBe(false);
         await holder.query('SELECT pg_advisory_unlock($1)', [LOCK.migrations.toString()]);
         const s = await opening;
-        expect((await s.pool.query(`SELECT count(*)::int AS n FROM schema_migrations`)).rows[0].n).toBe(11);
+        expect((await s.pool.query(`SELECT count(*)::int AS n FROM schema_migrations`)).rows[0].n).toBe(12);
         await s.close();
       } finally {
         await holder.end();
@@ -287,7 +291,7 @@ describe.skipIf(!postgres.available)('PgPlanningStore', () => {
       try {
         const stores = await Promise.all([PgStore.open(fresh.url), PgStore.open(fresh.url), PgStore.open(fresh.url)]);
         const versions = (await stores[0].pool.query(`SELECT version FROM schema_migrations ORDER BY version`)).rows.map((r) => r.version);
-        expect(versions).toEqual([1, 2, 3, 101, 102, 103, 104, 105, 106, 107, 109]);
+        expect(versions).toEqual([1, 2, 3, 101, 102, 103, 104, 105, 106, 107, 108, 109]);
         for (const s of stores) await s.close();
       } finally {
         await fresh.drop();

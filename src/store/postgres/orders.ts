@@ -110,7 +110,7 @@ export class PgOrderRepository implements Async<OrderRepository> {
     if (columns.length > 0) {
       const sets = columns.map((c, i) => `${c} = $${i + 1}`).join(', ');
       const n = columns.length;
-      await this.db.run(`UPDATE orders SET ${sets}, updated_at = $${n + 1} WHERE company_id = $${n + 2} AND id = $${n + 3}`, [
+      await this.db.run(`UPDATE orders SET ${sets}, updated_at = $${n + 1}, version = version + 1 WHERE company_id = $${n + 2} AND id = $${n + 3}`, [
         ...columns.map((c) => changes[c]),
         now,
         companyId,
@@ -136,7 +136,7 @@ export class PgOrderRepository implements Async<OrderRepository> {
       const order = await tx.one<Order>('SELECT * FROM orders WHERE company_id = $1 AND id = $2 FOR UPDATE', [companyId, id]);
       if (!order) return undefined;
       if (!from.includes(order.status)) return { order, changed: false, previous: order.status };
-      const updated = await tx.one<Order>('UPDATE orders SET status = $1, updated_at = $2 WHERE company_id = $3 AND id = $4 RETURNING *', [
+      const updated = await tx.one<Order>('UPDATE orders SET status = $1, updated_at = $2, version = version + 1 WHERE company_id = $3 AND id = $4 RETURNING *', [
         to,
         now,
         companyId,
@@ -150,7 +150,7 @@ export class PgOrderRepository implements Async<OrderRepository> {
   /** Writes geocoded coordinates when the order is still new and still has the geocoded address. */
   async applyGeocode(orderId: number, address: string, lat_e6: number, lon_e6: number, now: string): Promise<boolean> {
     if (!safeId(orderId)) return false;
-    const n = await this.db.run(`UPDATE orders SET lat_e6 = $1, lon_e6 = $2, updated_at = $3 WHERE id = $4 AND status = 'new' AND address = $5`, [
+    const n = await this.db.run(`UPDATE orders SET lat_e6 = $1, lon_e6 = $2, updated_at = $3, version = version + 1 WHERE id = $4 AND status = 'new' AND address = $5`, [
       lat_e6,
       lon_e6,
       now,

@@ -7,15 +7,16 @@
  *   FOR UPDATE SKIP LOCKED and leased; two processes claiming at once get two different jobs.
  *   Turns come from a sequence, so they ascend across processes without a read of MAX(turn).
  * - Every status write by a lease holder (updateJob with owner, renewLease, releaseJob) checks the
- *   lease in the same UPDATE's WHERE; commitPlan locks the job row (FOR UPDATE) and checks it first.
+ *   lease in the same UPDATE's WHERE; a plan commit locks the job row (FOR UPDATE) and checks it first.
  * - createJob takes the company's advisory lock (locks.ts) for the count of unfinished jobs, the
  *   Idempotency-Key lookup and the insert: the cap and the key hold across processes.
- * - commitPlan is one transaction: the job row, the company's routes lock (the busy-vehicle check
- *   and the dispatch API's assignment cannot interleave), the orders locked FOR UPDATE and checked
- *   still new, routes and stops inserted, orders in_route with history, the job done; and the
- *   publish hook (below) writes the webhook rows in that same transaction.
+ * - commitTransaction offers the primitives of a plan commit on one transaction; the rules are
+ *   src/jobs/commit.ts: the job row locked FOR UPDATE, the company's routes lock (the busy-vehicle
+ *   check and the dispatch API's assignment cannot interleave), the orders locked FOR UPDATE and
+ *   checked still new and unchanged, routes and stops inserted, orders in_route with history, the
+ *   job done; and the publish hook (below) writes the webhook rows in that same transaction.
  *
- * The publish hook (setPublisher, or PgStore.open's `publish`): called inside commitPlan's
+ * The publish hook (setPublisher, or PgStore.open's `publish`): called inside a plan commit's
  * transaction (each order change as `order.status_changed`, then `planning_job.finished` with the
  * job's view) and inside a failed job's updateJob, with the transaction's repositories, as
  * OutboxPlanningStore does on SQLite. If it throws, nothing of the commit is written.
@@ -28,9 +29,7 @@ import type {
   JobResult,
   JobStatus,
   NewRoute,
-  OrderStatus,
-  OrderStatusChange,
-  PlanCommit,
+  PlanCommitTx,
   PlanningOrder,
   PlanningStore,
   PlanningVehicle,
@@ -41,9 +40,7 @@ import {
   IdempotencyKeyReusedError,
   IdempotentReplayError,
   LeaseLostError,
-  OrdersNotNewError,
   TooManyJobsError,
-  VehicleBusyError,
   type IdempotencyKey,
 } from '../../jobs/ports.js';
 import { toJobView } from '../../jobs/view.js';
@@ -286,69 +283,49 @@ export class PgPlanningStore implements PlanningStore {
     return rows.map((r) => r.id);
   }
 
-  async commitPlan(p: PlanCommit): Promise<{ job: JobRecord; changes: OrderStatusChange[] }> {
+  /** One transaction (one pooled client) around `fn`, with the commit primitives bound to it. */
+  commitTransaction<T>(fn: (tx: PlanCommitTx) => Promise<T>): Promise<T> {
+    return this.db.atomic((tx) => fn(this.commitTxOn(tx)));
+  }
+
+  private commitTxOn(tx: Conn): PlanCommitTx {
     const publish = this.publisher;
-    return this.db.atomic(async (tx) => {
-      const held = await tx.one<{ status: string; lease_owner: string | null }>('SELECT status, lease_owner FROM planning_jobs WHERE id = $1 FOR UPDATE', [
-        p.jobId,
-      ]);
-      if (!held) throw new Error(`Planning job ${p.jobId} does not exist.`);
-      if (held.status === 'done' || held.status === 'failed' || (p.owner !== undefined && (held.status !== 'running' || held.lease_owner !== p.owner))) {
-        throw new LeaseLostError(p.jobId);
-      }
-      await lockAll(tx, [lockKey.companyRoutes(p.companyId)]);
-      const orderIds = p.routes.flatMap((r) => r.stops.filter((s) => s.orderId !== null).map((s) => s.orderId!));
-      const current = await this.ordersByIdsOn(tx, p.companyId, orderIds, true);
-      const byId = new Map(current.map((o) => [o.id, o]));
-      const notNew = orderIds
-        .map((id) => ({ id, status: byId.get(id)?.status ?? ('archived' as OrderStatus) }))
-        .filter((o) => o.status !== 'new');
-      if (notNew.length > 0) throw new OrdersNotNewError(notNew);
-
-      const busy: Array<{ id: number; date: string }> = [];
-      const busyOn = new Map<string, number[]>();
-      for (const r of p.routes) {
-        let taken = busyOn.get(r.date);
-        if (!taken) busyOn.set(r.date, (taken = await this.vehicleIdsWithRouteOnOn(tx, p.companyId, r.date)));
-        if (taken.includes(r.vehicleId)) busy.push({ id: r.vehicleId, date: r.date });
-      }
-      if (busy.length > 0) throw new VehicleBusyError(busy);
-
-      const routeIds: number[] = [];
-      for (const r of p.routes) routeIds.push(await this.insertRoute(r, p.at, tx));
-      if (orderIds.length > 0) {
-        await tx.run(`UPDATE orders SET status = 'in_route', updated_at = $1 WHERE company_id = $2 AND id = ANY($3::bigint[])`, [p.at, p.companyId, orderIds]);
+    let repos: Repositories | undefined;
+    return {
+      jobLease: async (jobId) => {
+        const row = await tx.one<{ status: JobStatus; lease_owner: string | null }>('SELECT status, lease_owner FROM planning_jobs WHERE id = $1 FOR UPDATE', [jobId]);
+        return row && { status: row.status, owner: row.lease_owner };
+      },
+      // the busy-vehicle check and the dispatch API's assignment cannot interleave
+      lockRoutes: (companyId) => lockAll(tx, [lockKey.companyRoutes(companyId)]),
+      ordersAtCommit: async (companyId, ids) =>
+        (await this.ordersByIdsOn(tx, companyId, ids, true)).map((o) => ({ id: o.id, status: o.status, version: o.version ?? 0, externalId: o.externalId })),
+      vehicleIdsWithRouteOn: (companyId, date) => this.vehicleIdsWithRouteOnOn(tx, companyId, date),
+      insertRoute: (route, at) => this.insertRoute(route, at, tx),
+      markInRoute: async (companyId, orderIds, at) => {
+        await tx.run(`UPDATE orders SET status = 'in_route', updated_at = $1, version = version + 1 WHERE company_id = $2 AND id = ANY($3::bigint[])`, [
+          at,
+          companyId,
+          orderIds,
+        ]);
         await tx.run(
           `INSERT INTO order_status_history (order_id, status, previous_status, at)
            SELECT o.id, 'in_route', 'new', $1 FROM unnest($2::bigint[]) WITH ORDINALITY AS o(id, n) ORDER BY o.n`,
-          [p.at, orderIds],
+          [at, orderIds],
         );
-      }
-      const changes: OrderStatusChange[] = orderIds.map((id) => ({
-        order_id: id,
-        external_id: byId.get(id)!.externalId,
-        status: 'in_route',
-        previous_status: 'new',
-        at: p.at,
-      }));
-      const result: JobResult = {
-        route_ids: routeIds,
-        summary: { route_count: routeIds.length, unassigned_count: p.unassigned.length },
-        unassigned: p.unassigned,
-      };
-      const row = (await tx.one<JobRow>(
-        `UPDATE planning_jobs SET status = 'done', result = $1, error = '', updated_at = $2, lease_owner = NULL, lease_until = NULL
-         WHERE id = $3 RETURNING *`,
-        [JSON.stringify(result), p.at, p.jobId],
-      ))!;
-      const job = jobFromRow(row);
-      if (publish) {
-        const repos = this.repositoriesOf(tx);
-        for (const c of changes) await publish(repos, p.companyId, 'order.status_changed', c);
-        await publish(repos, p.companyId, 'planning_job.finished', toJobView(job));
-      }
-      return { job, changes };
-    });
+      },
+      finishJob: async (jobId, result, at) => {
+        const row = (await tx.one<JobRow>(
+          `UPDATE planning_jobs SET status = 'done', result = $1, error = '', updated_at = $2, lease_owner = NULL, lease_until = NULL
+           WHERE id = $3 RETURNING *`,
+          [JSON.stringify(result), at, jobId],
+        ))!;
+        return jobFromRow(row);
+      },
+      publish: async (companyId, event, data) => {
+        if (publish) await publish((repos ??= this.repositoriesOf(tx)), companyId, event, data);
+      },
+    };
   }
 
   /** Inserts a route (status planned) and its stops (status pending, one statement); returns the route id. */

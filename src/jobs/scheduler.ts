@@ -1,0 +1,241 @@
+/**
+ * The solve scheduler: how one delivery date's solve uses the threads of a pool shared by every
+ * job of the process. A fixed portfolio of seeds (`seedsPerSolve`), or, when a second thread is
+ * idle and the day is large enough, two threads cooperating on one search (solver/cooperate.ts),
+ * or one seed joined by a spare seed on each idle thread. A spare seed gives its thread back
+ * (it stops on a shared flag, keeping its best so far) as soon as other work needs it. The tasks
+ * of one solve share one matrix in shared memory, built once by the first task to start.
+ *
+ * It knows threads, seeds and deadlines, not jobs: the caller passes an abort signal (a job's
+ * lease) and says whether other work waits for a thread (`demand`).
+ */
+import type { ProblemInput, SolveOptions, SolveResult } from '../model/input.js';
+import { matrixSize } from '../model/matrix.js';
+import { allocateSharedMatrix, omitMatrixInput, settleSharedTask, sharedMatrixRef, type SharedMatrix } from '../model/shared-matrix.js';
+import type { SolveTask } from '../pool/messages.js';
+import { PoolTaskError } from '../pool/pool.js';
+import { cooperate, cooperates, type CoopRunner } from '../solver/cooperate.js';
+import { JobServiceClosedError } from './errors.js';
+
+/** What the scheduler needs of a pool (SolverPool fits). */
+export interface SolveRunner {
+  readonly size: number;
+  run(task: SolveTask, options?: { signal?: AbortSignal }): Promise<SolveResult>;
+}
+
+export interface SolveSchedulerOptions {
+  pool: SolveRunner;
+  /** Seed of the solver (default 1). */
+  seed?: number;
+  /** A fixed number of seeds per solve (seed, seed+1, ...; the best is kept). Default: one seed,
+   *  joined by spare seeds on idle threads, or a cooperative solve (see the file's comment). */
+  seedsPerSolve?: number;
+  objective?: SolveOptions['objective'];
+  /** One matrix per solve in shared memory (default true); false: each thread builds its own. */
+  shareMatrix?: boolean;
+  /** Extra time before a solve that ignores its deadline is aborted, s (default 10). */
+  abortGraceSec?: number;
+  /** How long a spare seed asked to give its thread up may take before its thread is terminated
+   *  (default 250 ms; it stops within one iteration, the rest is the message back). */
+  spareStopGraceMs?: number;
+  /** Whether other work waits for a thread now (no spare seed starts then). Default: never. */
+  demand?: () => boolean;
+}
+
+/** A solve (not a spare) that ran past its time limit plus the grace and was stopped. */
+export class SolveOverrunError extends Error {
+  override readonly name = 'SolveOverrunError';
+  constructor(readonly graceSec: number) {
+    super(`the solve ran past its time limit plus ${graceSec} s grace and was stopped`);
+  }
+}
+
+/** A spare seed: a solve on an otherwise idle thread that gives the thread up when its flag is set. */
+interface Spare {
+  flag: Int32Array;
+  controller: AbortController;
+}
+
+const asked = (spare: Spare) => Atomics.load(spare.flag, 0) !== 0;
+
+/** How long a spare seed may take to stop on its flag before its thread is terminated (default). */
+const SPARE_STOP_GRACE_MS = 250;
+
+type Work = Pick<SolveTask, 'problem' | 'matrix'>;
+
+export class SolveScheduler {
+  private readonly pool: SolveRunner;
+  private readonly options: SolveSchedulerOptions;
+  readonly graceSec: number;
+  private readonly aborts = new Set<AbortController>();
+  /** Pool tasks not yet settled (each holds or waits for a thread). */
+  private tasks = 0;
+  /** Spare seeds not yet settled (some perhaps asked to stop already). */
+  private readonly spares = new Set<Spare>();
+  private closed = false;
+
+  constructor(options: SolveSchedulerOptions) {
+    this.options = options;
+    this.pool = options.pool;
+    this.graceSec = options.abortGraceSec ?? 10;
+  }
+
+  /** The pool's threads. */
+  get size(): number {
+    return this.pool.size;
+  }
+
+  /** Aborts every solve and starts no new one (they would hold threads nobody waits for). */
+  close(): void {
+    this.closed = true;
+    for (const c of this.aborts) c.abort();
+  }
+
+  /**
+   * Solves one problem within `timeLimit` seconds: `seedsPerSolve` seeds in parallel when set.
+   * Otherwise, when a second pool thread is idle at the start and the problem is large enough
+   * (solver/cooperate.ts: 400 orders and more, a budget of at least two sector epochs), the two
+   * threads cooperate on one search: both on the whole problem first, then each on its own sector
+   * of the routes, in turns; the second thread's tasks give way to other work as a spare seed
+   * does, and the solve goes on alone. Otherwise one seed, joined by a spare seed on each thread
+   * idle at the start. The best answer wins: fewest unassigned orders, then least distance, then
+   * the lowest seed. A spare that fails or is stopped early only drops out of the comparison.
+   * `signal` stops every task of the solve.
+   */
+  async solve(problem: ProblemInput, timeLimit: number, signal: AbortSignal): Promise<SolveResult> {
+    const first = this.options.seed ?? 1;
+    const fixed = this.options.seedsPerSolve;
+    const share = this.shareMatrix(problem);
+    const demand = () => this.options.demand?.() ?? false;
+    let results: SolveResult[];
+    if (fixed !== undefined) {
+      const count = Math.max(1, Math.floor(fixed));
+      results = await Promise.all(Array.from({ length: count }, (_, i) => this.solveOnce(share.task(i), { timeLimit, seed: first + i }, signal)));
+    } else {
+      this.makeRoom();
+      const idle = this.pool.size - this.threadsHeld();
+      const objective = this.options.objective === undefined ? {} : { objective: this.options.objective };
+      // an explicit matrix cooperates only in shared memory: its rows would be cloned for every epoch
+      const shareable = share.shared || problem.matrix.kind !== 'explicit';
+      if (idle >= 2 && !demand() && shareable && cooperates(problem, objective, 2, timeLimit)) {
+        let task = 0;
+        const runner: CoopRunner = {
+          // this solve holds no thread between its epochs
+          free: () => (demand() ? 1 : this.pool.size - this.threadsHeld()),
+          run: (taskProblem, options, main) => {
+            const work = taskProblem === problem ? share.task(task++) : share.part(taskProblem, task++);
+            return main ? this.solveOnce(work, options, signal) : this.solveSpare(work, options, signal);
+          },
+        };
+        return cooperate(problem, { timeLimit, seed: first, ...objective }, runner);
+      }
+      const main = this.solveOnce(share.task(0), { timeLimit, seed: first }, signal);
+      const spares: Array<Promise<SolveResult | null>> = [];
+      // counted again: the main search now holds a thread
+      const free = this.pool.size - this.threadsHeld();
+      for (let i = 0; i < free && !demand(); i++) spares.push(this.solveSpare(share.task(i + 1), { timeLimit, seed: first + 1 + i }, signal));
+      results = [await main];
+      for (const r of await Promise.all(spares)) if (r !== null) results.push(r);
+    }
+    let best = results[0];
+    for (const r of results.slice(1)) {
+      if (r.unassigned.length < best.unassigned.length || (r.unassigned.length === best.unassigned.length && r.distance < best.distance)) best = r;
+    }
+    return best;
+  }
+
+  /**
+   * The tasks of one solve share one matrix (model/shared-matrix.ts): here only the buffers are
+   * allocated, the first task to start builds it on its thread. Task 0 carries the whole problem;
+   * the others leave an explicit matrix out (a road matrix of 1000 locations is two million
+   * numbers to clone for each thread), so only task 0 can build it and they wait for it.
+   */
+  private shareMatrix(problem: ProblemInput): { shared: boolean; task(i: number): Work; part(part: ProblemInput, i: number): Work } {
+    let shared: SharedMatrix | undefined;
+    if (this.options.shareMatrix !== false) {
+      try {
+        shared = allocateSharedMatrix(matrixSize(problem.matrix));
+      } catch {
+        // a size the buffers cannot hold: each thread builds (or refuses) its own as before
+      }
+    }
+    if (shared === undefined) return { shared: false, task: () => ({ problem }), part: (part) => ({ problem: part }) };
+    const slim = omitMatrixInput(problem);
+    const explicit = slim !== problem;
+    return {
+      shared: true,
+      task: (i) => {
+        const omitted = i > 0 && explicit;
+        return { problem: omitted ? slim : problem, matrix: sharedMatrixRef(shared, i + 1, omitted) };
+      },
+      // a part of a cooperative solve (a half or a sector): the same locations, fewer orders and
+      // vehicles; like a task, only the first carries an explicit matrix's rows (the first half
+      // builds the matrix when the day starts with halves)
+      part: (part, i) => {
+        const omitted = i > 0 && explicit;
+        return { problem: omitted ? omitMatrixInput(part) : part, matrix: sharedMatrixRef(shared, i + 1, omitted) };
+      },
+    };
+  }
+
+  /** Threads the tasks hold or wait for; a spare asked to stop counts as gone. */
+  private threadsHeld(): number {
+    let held = this.tasks;
+    for (const spare of this.spares) if (asked(spare)) held--;
+    return held;
+  }
+
+  /** A new solve needs a thread: asks a spare seed to give its thread back when none is idle. */
+  private makeRoom(): void {
+    if (this.threadsHeld() < this.pool.size) return;
+    for (const spare of this.spares) {
+      if (asked(spare)) continue;
+      Atomics.store(spare.flag, 0, 1);
+      // a solve that does not stop on its flag loses its thread
+      setTimeout(() => {
+        if (this.spares.has(spare)) spare.controller.abort();
+      }, this.options.spareStopGraceMs ?? SPARE_STOP_GRACE_MS).unref();
+      return;
+    }
+  }
+
+  private async solveSpare(work: Work, options: SolveOptions, signal: AbortSignal): Promise<SolveResult | null> {
+    const spare: Spare = { flag: new Int32Array(new SharedArrayBuffer(4)), controller: new AbortController() };
+    this.spares.add(spare);
+    try {
+      return await this.solveOnce(work, options, signal, spare);
+    } catch {
+      return null;
+    } finally {
+      this.spares.delete(spare);
+    }
+  }
+
+  private async solveOnce(work: Work, solveOptions: SolveOptions, signal: AbortSignal, spare?: Spare): Promise<SolveResult> {
+    if (this.closed) throw new JobServiceClosedError();
+    if (signal.aborted) throw signal.reason ?? new Error('the solve was stopped');
+    const controller = spare?.controller ?? new AbortController();
+    const stop = () => controller.abort();
+    signal.addEventListener('abort', stop, { once: true });
+    this.aborts.add(controller);
+    this.tasks++;
+    const timer = setTimeout(() => controller.abort(), ((solveOptions.timeLimit ?? 0) + this.graceSec) * 1000);
+    try {
+      const options: SolveOptions = { ...solveOptions };
+      if (this.options.objective) options.objective = this.options.objective;
+      const task: SolveTask = { ...work, options };
+      if (spare) task.stop = spare.flag.buffer as SharedArrayBuffer;
+      return await this.pool.run(task, { signal: controller.signal });
+    } catch (error) {
+      if (error instanceof PoolTaskError && error.kind === 'aborted' && !spare && !signal.aborted && !this.closed) throw new SolveOverrunError(this.graceSec);
+      throw error;
+    } finally {
+      // the pool marks a build this task left unfinished; a runner that is not a SolverPool may not
+      if (work.matrix !== undefined) settleSharedTask(work.matrix);
+      this.tasks--;
+      clearTimeout(timer);
+      signal.removeEventListener('abort', stop);
+      this.aborts.delete(controller);
+    }
+  }
+}
