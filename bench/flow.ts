@@ -17,7 +17,7 @@ import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Store } from '../src/store/store.js';
+import { Store } from '../src/store/sqlite/store.js';
 import { SCOPES } from '../src/store/types.js';
 
 interface CityOrder {

@@ -12,7 +12,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { buildApp } from '../src/http/app.js';
 import { ServiceEvents } from '../src/service/events.js';
 import { createPlanningRuntime } from '../src/service/planning.js';
-import { Store } from '../src/store/store.js';
+import { Store } from '../src/store/sqlite/store.js';
 import { SCOPES } from '../src/store/types.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dp-load-'));

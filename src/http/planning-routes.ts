@@ -15,7 +15,7 @@ import type { PlanningRequest } from '../jobs/request.js';
 import type { JobService } from '../jobs/service.js';
 import { toJobView, type JobView } from '../jobs/view.js';
 import type { StorePort } from '../store/port.js';
-import { SqlitePlanningStore } from '../store/planning.js';
+import { SqlitePlanningStore } from '../store/sqlite/planning.js';
 import { authOf } from './auth.js';
 import { HttpError, notFound } from './errors.js';
 import { describeJsonType, MESSAGES } from '../contract/order.js';

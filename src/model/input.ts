@@ -77,6 +77,48 @@ export interface VehicleInput {
   maxTrips?: number;
   /** Time spent at the start depot for each reload between trips (default 0), on the time axis. */
   reloadTime?: number;
+  /**
+   * Breaks the driver must take when the route is used: each lasts `duration` and starts inside
+   * its `window`, wherever the driver is then (after a stop's service, or on the road). A day in
+   * progress lists only the breaks not taken yet.
+   */
+  breaks?: BreakInput[];
+  /** A day in progress: what the route has done so far and where the rest of it starts. */
+  progress?: VehicleProgressInput;
+}
+
+export interface BreakInput {
+  /** A name echoed in the route's `breaks` (optional). */
+  id?: string;
+  /** [earliest, latest] start of the break. */
+  window: [start: number, end: number];
+  /** Its length, on the time axis. */
+  duration: number;
+}
+
+/** A stop already served or being served: it stays where it is, with these times. */
+export interface FixedStopInput {
+  /** An order id of its own (not one of `orders`: a fixed stop is not planned again). */
+  orderId: string;
+  location: number;
+  arrival: number;
+  start: number;
+  departure: number;
+}
+
+export interface VehicleProgressInput {
+  /** The fixed prefix of the route, in route order (may be empty). */
+  fixedStops: FixedStopInput[];
+  /**
+   * Where and when the rest of the route starts: after the last fixed stop, or at the last
+   * reported position (a matrix location), never before the problem's `now`.
+   */
+  start: { location: number; time: number };
+  /**
+   * When the route left its start depot: the route's start, from which maxDuration counts.
+   * Default: the first fixed stop's arrival less the drive to it, or `start.time`.
+   */
+  departedAt?: number;
 }
 
 export interface OrderInput {
@@ -89,6 +131,11 @@ export interface OrderInput {
   timeWindow?: [start: number, end: number];
   /** Every one of these must be among the vehicle's features. */
   requiredFeatures?: string[];
+  /**
+   * A day in progress: the vehicle whose route the order is on now. Such a kept order may move to
+   * another route but is never left unassigned while any route can take it (see docs/engine.md).
+   */
+  currentVehicle?: string;
 }
 
 export interface ProblemInput {
@@ -97,6 +144,8 @@ export interface ProblemInput {
   depots: DepotInput[];
   vehicles: VehicleInput[];
   orders: OrderInput[];
+  /** A day in progress: no vehicle leaves (or goes on from its `progress.start`) before this time. */
+  now?: number;
 }
 
 export type Objective = 'distance' | 'duration' | 'vehicles';
@@ -210,6 +259,22 @@ export interface RouteResult {
    * trip leaves the depot with the load of the order stops before the first reload.
    */
   reloads?: ReloadResult[];
+  /**
+   * The driver's breaks (vehicles with `breaks`), in time order: each taken after `after` stops of
+   * `stops` (after that stop's service or on the road to the next stop).
+   */
+  breaks?: BreakResult[];
+  /** A day in progress: how many of `stops` are the vehicle's fixed stops (copied as given). */
+  fixed?: number;
+}
+
+export interface BreakResult {
+  id?: string;
+  /** How many stops of the route come before it. */
+  after: number;
+  start: number;
+  /** start + the break's duration. */
+  end: number;
 }
 
 export interface SolveResult {

@@ -31,8 +31,36 @@ export interface Problem {
   nNodes: number;
   /** Vehicle owning reload node nOrders + i. */
   reloadOwner: Int32Array;
-  /** Some vehicle may make more than one trip. */
+  /**
+   * Some node is a vehicle's own pseudo-visit (a reload node or a break node): the routes then
+   * keep trip-aware caches (see SearchRoute), which count both kinds out of the orders.
+   */
   hasReloads: boolean;
+  /**
+   * Break nodes (indices nBreakFirst..nNodes-1, after the reload nodes): each vehicle with breaks
+   * owns one per break, always on its route (SearchSolution keeps them there). A break node has
+   * no place of its own: it is taken where the driver is, so the caches put it at the location
+   * before it with no travel, and its window opens earlier by the drive of the arc it sits on
+   * (SearchRoute, RouteProbe). Its service time is the break's length, its window the start's.
+   */
+  nBreakFirst: number;
+  hasBreaks: boolean;
+  /** First break node of vehicle v and how many it owns. */
+  vBreakFirst: Int32Array;
+  vBreakCount: Int32Array;
+  /**
+   * A day in progress. Kept orders (on a route now): the vehicle, -1 for a new order; the search
+   * counts a kept order left out as KEPT_WEIGHT new ones (SearchSolution.unassignedCount).
+   */
+  oKept: Int32Array;
+  nKept: number;
+  /** Latest departure from the start: the shift end, or the start time of a vehicle under way. */
+  vDepartLate: Float64Array;
+  /** Under way: distance driven, time spent since leaving the depot, fixed stops (-1: not under way). */
+  vDistDone: Float64Array;
+  vTimeDone: Float64Array;
+  vFixed: Int32Array;
+  vDepartedAt: Float64Array;
   orderIds: string[];
   /** Matrix row of each node's location (the input's location through `matrix.index`). */
   oLoc: Int32Array;
@@ -95,8 +123,11 @@ export function buildProblem(input: ProblemInput, matrix: Matrix = buildMatrix(i
 
   const nOrders = input.orders.length;
   let nReloads = 0;
+  let nBreaks = 0;
   for (const v of input.vehicles) nReloads += Math.max(1, v.maxTrips ?? 1) - 1;
-  const nNodes = nOrders + nReloads;
+  for (const v of input.vehicles) nBreaks += v.breaks?.length ?? 0;
+  const nBreakFirst = nOrders + nReloads;
+  const nNodes = nBreakFirst + nBreaks;
   const oLoc = new Int32Array(nNodes);
   const oW = new Float64Array(nNodes);
   const oV = new Float64Array(nNodes);
@@ -127,6 +158,15 @@ export function buildProblem(input: ProblemInput, matrix: Matrix = buildMatrix(i
   const vPreV = new Float64Array(nVehicles);
   const reloadOwner = new Int32Array(nReloads);
   let nextReload = nOrders;
+  const vBreakFirst = new Int32Array(nVehicles);
+  const vBreakCount = new Int32Array(nVehicles);
+  let nextBreak = nBreakFirst;
+  const vDepartLate = new Float64Array(nVehicles);
+  const vDistDone = new Float64Array(nVehicles);
+  const vTimeDone = new Float64Array(nVehicles);
+  const vFixed = new Int32Array(nVehicles).fill(-1);
+  const vDepartedAt = new Float64Array(nVehicles);
+  const now = input.now ?? -HORIZON;
   const vStartLoc = new Int32Array(nVehicles);
   const vEndLoc = new Int32Array(nVehicles);
   const vClass = new Int32Array(nVehicles);
@@ -138,12 +178,42 @@ export function buildProblem(input: ProblemInput, matrix: Matrix = buildMatrix(i
     if (e === undefined) throw new ProblemError(`vehicles[${i}].endDepot: unknown depot '${v.endDepot}'`);
     vCapW[i] = v.capacity.weight;
     vCapV[i] = v.capacity.volume;
-    vShiftStart[i] = v.shift[0];
+    vShiftStart[i] = Math.max(v.shift[0], now);
     vShiftEnd[i] = v.shift[1];
+    vDepartLate[i] = v.shift[1];
     vMaxDist[i] = v.maxDistance ?? HORIZON;
     vMaxDur[i] = v.maxDuration ?? HORIZON;
     vMaxOrders[i] = v.maxOrders ?? 0x3fffffff;
     vStartLoc[i] = s;
+    vDepartedAt[i] = vShiftStart[i];
+    const g = v.progress;
+    if (g !== undefined) {
+      // Under way: the rest of the route starts at g.start, leaving then (its clock runs since
+      // departure: waiting there counts like waiting anywhere else); the limits lose what the
+      // fixed stops used.
+      const at = (loc: number) => (row === undefined ? loc : row[loc]);
+      let prev = s;
+      let dist = 0;
+      for (const f of g.fixedStops) {
+        dist += matrix.distance[prev * nLoc + at(f.location)];
+        prev = at(f.location);
+      }
+      const here = at(g.start.location);
+      dist += matrix.distance[prev * nLoc + here];
+      const first = g.fixedStops[0];
+      const departedAt = g.departedAt ?? (first ? first.arrival - matrix.duration[s * nLoc + at(first.location)] : g.start.time);
+      const startTime = Math.max(g.start.time, now);
+      vStartLoc[i] = here;
+      vShiftStart[i] = startTime;
+      vDepartLate[i] = startTime;
+      vDistDone[i] = dist;
+      vTimeDone[i] = startTime - departedAt;
+      vDepartedAt[i] = departedAt;
+      vFixed[i] = g.fixedStops.length;
+      vMaxDist[i] -= dist;
+      vMaxDur[i] -= startTime - departedAt;
+      vMaxOrders[i] -= g.fixedStops.length;
+    }
     vEndLoc[i] = e;
     const trips = Math.max(1, v.maxTrips ?? 1);
     vMaxTrips[i] = trips;
@@ -158,7 +228,17 @@ export function buildProblem(input: ProblemInput, matrix: Matrix = buildMatrix(i
       oEarly[nextReload] = -HORIZON;
       oLate[nextReload] = HORIZON;
     }
-    const key = JSON.stringify([v.capacity, v.shift, s, e, v.maxDistance, v.maxDuration, v.maxOrders, [...(v.features ?? [])].sort(), ...(trips > 1 ? [trips, vReloadTime[i]] : [])]);
+    vBreakFirst[i] = nextBreak;
+    vBreakCount[i] = v.breaks?.length ?? 0;
+    for (const b of v.breaks ?? []) {
+      oLoc[nextBreak] = s; // a placeholder: the caches put a break where the driver is
+      oService[nextBreak] = b.duration;
+      oEarly[nextBreak] = b.window[0];
+      oLate[nextBreak] = b.window[1];
+      nextBreak++;
+    }
+    const dayKey = v.breaks !== undefined || g !== undefined ? [v.breaks ?? [], g?.start ?? null, i] : [];
+    const key = JSON.stringify([v.capacity, v.shift, s, e, v.maxDistance, v.maxDuration, v.maxOrders, [...(v.features ?? [])].sort(), ...(trips > 1 ? [trips, vReloadTime[i]] : []), ...dayKey]);
     let c = classes.get(key);
     if (c === undefined) classes.set(key, (c = classes.size));
     vClass[i] = c;
@@ -166,10 +246,26 @@ export function buildProblem(input: ProblemInput, matrix: Matrix = buildMatrix(i
 
   const compat = new Uint8Array(nNodes * nVehicles).fill(1);
   // a reload node rides only on its own vehicle
-  for (let r = nOrders; r < nNodes; r++) {
+  for (let r = nOrders; r < nBreakFirst; r++) {
     compat.fill(0, r * nVehicles, (r + 1) * nVehicles);
     compat[r * nVehicles + reloadOwner[r - nOrders]] = 1;
   }
+  // and so does a break node
+  for (let v = 0; v < nVehicles; v++)
+    for (let b = vBreakFirst[v]; b < vBreakFirst[v] + vBreakCount[v]; b++) {
+      compat.fill(0, b * nVehicles, (b + 1) * nVehicles);
+      compat[b * nVehicles + v] = 1;
+    }
+  const oKept = new Int32Array(nNodes).fill(-1);
+  let nKept = 0;
+  const vehicleIndex = new Map(input.vehicles.map((v, k) => [v.id, k]));
+  input.orders.forEach((o, i) => {
+    if (o.currentVehicle === undefined) return;
+    const k = vehicleIndex.get(o.currentVehicle);
+    if (k === undefined) throw new ProblemError(`orders[${i}].currentVehicle: unknown vehicle '${o.currentVehicle}'`);
+    oKept[i] = k;
+    nKept++;
+  });
   let hasRequirements = false;
   input.orders.forEach((o, i) => {
     const req = o.requiredFeatures ?? [];
@@ -201,6 +297,17 @@ export function buildProblem(input: ProblemInput, matrix: Matrix = buildMatrix(i
     nNodes,
     reloadOwner,
     hasReloads: nNodes > nOrders,
+    nBreakFirst,
+    hasBreaks: nBreaks > 0,
+    vBreakFirst,
+    vBreakCount,
+    oKept,
+    nKept,
+    vDepartLate,
+    vDistDone,
+    vTimeDone,
+    vFixed,
+    vDepartedAt,
     orderIds: input.orders.map((o) => o.id),
     oLoc,
     rowLocation,
@@ -250,6 +357,9 @@ export interface CostModel {
   penaltyLoad: number;
 }
 
+/** The duration weight of a distance objective when vehicles take breaks (see costModel). */
+export const BREAK_DURATION_WEIGHT = 1e-6;
+
 export function costModel(p: Problem, objective: Objective = 'distance'): CostModel {
   // An upper bound on any solution's routing cost: every order reached and left by its longest
   // finite arc, every vehicle's depot round trip.
@@ -266,7 +376,11 @@ export function costModel(p: Problem, objective: Objective = 'distance'): CostMo
   const perVehicle = objective === 'vehicles' ? bound : 0;
   return {
     perDistance: objective === 'duration' ? 0.001 : 1,
-    perDuration: objective === 'duration' ? 1 : 0,
+    // Breaks: a break node has no place of its own, so the arcs priced alone no longer bound a
+    // move's distance delta; a duration weight far below any distance turns that pruning off
+    // everywhere (it is keyed on perDuration = 0), and among routes of equal distance it prefers
+    // the shorter day (a break placed in waiting time rather than on the road).
+    perDuration: objective === 'duration' ? 1 : p.hasBreaks ? BREAK_DURATION_WEIGHT : 0,
     perVehicle,
     perUnassigned: bound + perVehicle * (p.nVehicles + 1),
     penalised: false,

@@ -84,11 +84,13 @@ export function bestInRoute(
   // with a symmetric matrix both new arcs are read from o's row (one row of the matrix, cache-warm)
   const sym = p.symmetric;
   const row = L * n;
+  // a break's forward numbers hold for the arc it sat on, not for a new one: no bound after it
+  const brk = p.hasBreaks ? p.nBreakFirst : p.nNodes;
   for (let pos = from; pos <= to; pos++) {
     if (blinkRate > 0 && rand !== undefined && rand() < blinkRate) continue;
     const a = r.loc[pos];
     // cannot reach o before its window closes, even leaving the prefix as early as possible
-    if (strict && r.fE[pos] + r.fD[pos] - r.fT[pos] + T[a * n + L] > late) continue;
+    if (strict && r.ord[pos] < brk && r.fE[pos] + r.fD[pos] - r.fT[pos] + T[a * n + L] > late) continue;
     if (byDistance) {
       const b = r.loc[pos + 1];
       const lb = distanceBound(sol, (sym ? D[row + a] : D[a * n + L]) + D[row + b] - D[a * n + b], opens, r);

@@ -7,6 +7,11 @@
  * Trips (problems with reload nodes): `w`, `vol` are the load of the open trip, `xw`, `xv` the
  * excess of the trips already closed by a reload; every piece stays O(1) through the route's trip
  * caches (see SearchRoute). Without reload nodes the arithmetic is exactly the one-trip one.
+ *
+ * Breaks (see SearchRoute): a break node's numbers depend on the arc it sits on, which is known
+ * only once the next piece comes. So a break that ends a piece is held (`held`) and joined, at
+ * the location before it, when the next order, range, suffix or depot arrives; a suffix or range
+ * that starts with breaks holds them the same way. Each join stays O(1) (a route holds a few).
  */
 import type { CostModel, Problem } from '../model/problem.js';
 import type { SearchRoute } from './search-route.js';
@@ -40,6 +45,11 @@ export class RouteProbe {
   private readonly trips: boolean;
   /** Indices from here on are reload nodes. */
   private readonly nReal: number;
+  /** Indices from here on are break nodes (p.nNodes when there are none). */
+  private readonly brk: number;
+  /** Break nodes waiting for the next arc (see the file comment). */
+  private readonly held: Int32Array;
+  private nHeld = 0;
 
   constructor(
     readonly p: Problem,
@@ -48,6 +58,26 @@ export class RouteProbe {
     this.n = p.nLoc;
     this.trips = p.hasReloads;
     this.nReal = p.nOrders;
+    this.brk = p.hasBreaks ? p.nBreakFirst : p.nNodes;
+    let most = 0;
+    for (let v = 0; v < p.nVehicles; v++) most = Math.max(most, p.vBreakCount[v]);
+    this.held = new Int32Array(most + 1);
+  }
+
+  /**
+   * Joins the held breaks before an arc of drive time t from the current location: all at that
+   * location, the last one with its window opened earlier by t (taken on the road).
+   */
+  private release(t: number): void {
+    const p = this.p;
+    const at = this.last * this.n + this.last;
+    for (let h = 0; h < this.nHeld; h++) {
+      const b = this.held[h];
+      const early = h === this.nHeld - 1 ? p.oEarly[b] - t : p.oEarly[b];
+      this.merge(p.dur[at], p.oService[b], 0, early, p.oLate[b]);
+      this.dist += p.dist[at];
+    }
+    this.nHeld = 0;
   }
 
   /** Closes the open trip (a reload): its excess is banked, the load starts again from zero. */
@@ -82,6 +112,15 @@ export class RouteProbe {
 
   /** Starts with positions 0..i of route r (its start depot and first i orders). */
   prefix(r: SearchRoute, i: number): this {
+    this.nHeld = 0;
+    if (r.ord[i] >= this.brk) {
+      // ends with breaks: the prefix before them, the breaks held
+      let j = i;
+      while (r.ord[j] >= this.brk) j--;
+      this.prefix(r, j);
+      for (let k = j + 1; k <= i; k++) this.held[this.nHeld++] = r.ord[k];
+      return this;
+    }
     this.vehicle = r.vehicle;
     this.d = r.fD[i];
     this.tw = r.fT[i];
@@ -107,11 +146,12 @@ export class RouteProbe {
   /** Starts an empty route of vehicle v at its start depot. */
   depot(v: number): this {
     const p = this.p;
+    this.nHeld = 0;
     this.vehicle = v;
     this.d = 0;
     this.tw = 0;
     this.e = p.vShiftStart[v];
-    this.l = p.vShiftEnd[v];
+    this.l = p.vDepartLate[v];
     this.dist = 0;
     this.w = 0;
     this.vol = 0;
@@ -124,8 +164,13 @@ export class RouteProbe {
 
   order(o: number): this {
     const p = this.p;
+    if (o >= this.brk) {
+      this.held[this.nHeld++] = o;
+      return this;
+    }
     const to = p.oLoc[o];
     const arc = this.last * this.n + to;
+    if (this.nHeld > 0) this.release(p.dur[arc]);
     this.merge(p.dur[arc], p.oService[o], 0, p.oEarly[o], p.oLate[o]);
     this.dist += p.dist[arc];
     this.last = to;
@@ -142,6 +187,11 @@ export class RouteProbe {
   /** Appends orders at positions i..j (1 <= i <= j <= size) of route r, in order. */
   range(r: SearchRoute, i: number, j: number): this {
     if (i > j) return this;
+    if (this.brk < this.p.nNodes) return this.rangeWithBreaks(r, i, j);
+    return this.rangePlain(r, i, j);
+  }
+
+  private rangePlain(r: SearchRoute, i: number, j: number): this {
     const arc = this.last * this.n + r.loc[i];
     this.dist += this.p.dist[arc] + r.cumDist[j] - r.cumDist[i];
     if (this.trips) this.rangeLoad(r, i, j);
@@ -164,6 +214,23 @@ export class RouteProbe {
       if (k < j) t = p.dur[r.loc[k] * this.n + r.loc[k + 1]];
     }
     this.last = r.loc[j];
+    return this;
+  }
+
+  /**
+   * `range` with break nodes about: a route's last stretch is O(1) from its backward caches (the
+   * breaks in it priced on their arcs) unless it ends with a break; any other stretch goes order by
+   * order, as the plain code does.
+   */
+  private rangeWithBreaks(r: SearchRoute, i: number, j: number): this {
+    const B = this.brk;
+    const k = r.size;
+    if (j === k && r.ord[k] < B) {
+      while (r.ord[i] >= B) this.order(r.ord[i++]);
+      if (this.nHeld > 0) this.release(this.p.dur[this.last * this.n + r.loc[i]]);
+      return this.rangePlain(r, i, j);
+    }
+    for (let x = i; x <= j; x++) this.order(r.ord[x]);
     return this;
   }
 
@@ -195,8 +262,11 @@ export class RouteProbe {
 
   /** Ends with positions i..size + 1 of route r, its own end depot included: O(1). */
   finishSuffix(r: SearchRoute, i: number): this {
+    // a suffix that starts with breaks: they join the held ones, the suffix starts after them
+    while (r.ord[i] >= this.brk) this.held[this.nHeld++] = r.ord[i++];
     if (r.gStale >= i) r.fillG(i);
     const arc = this.last * this.n + r.loc[i];
+    if (this.nHeld > 0) this.release(this.p.dur[arc]);
     this.merge(this.p.dur[arc], r.gD[i], r.gT[i], r.gE[i], r.gL[i]);
     this.dist += this.p.dist[arc] + r.cumDist[r.size + 1] - r.cumDist[i];
     const k = r.size;
@@ -227,6 +297,7 @@ export class RouteProbe {
     const v = this.vehicle;
     const to = p.vEndLoc[v];
     const arc = this.last * this.n + to;
+    if (this.nHeld > 0) this.release(p.dur[arc]);
     this.merge(p.dur[arc], 0, 0, p.vShiftStart[v], p.vShiftEnd[v]);
     this.dist += p.dist[arc];
     return this.judge();

@@ -8,6 +8,15 @@
  * 1..size may be reload nodes (index >= p.nOrders). Each one closes a trip: the load resets, and
  * the trip's excess over the capacity is banked. `cumR`, `lastR`, `nextR`, `xW`, `xV` let the
  * probe concatenate trip-aware load segments in O(1), like PyVRP's finalised LoadSegment.
+ *
+ * Breaks: break nodes (index >= p.nBreakFirst) sit among the orders like reload nodes, but have no
+ * place of their own: `loc` of a break is the location before it (no travel in), and the drive
+ * of the arc it sits on (to the next order or depot) may come before it, so its window opens
+ * earlier by that drive (a break on the road is a break at the stop before it, started up to one
+ * drive earlier). Only the last break of a run on one arc gets that allowance (the earlier ones
+ * are taken at the stop), which keeps the schedule realisable. The segments stay O(1) to join:
+ * a break's numbers depend on its two neighbours only, and RouteProbe joins pieces at breaks by
+ * holding them until the next arc is known.
  */
 import { HORIZON, type CostModel, type Problem } from '../model/problem.js';
 import { NO_ROAD } from '../model/matrix.js';
@@ -51,7 +60,7 @@ export class SearchRoute {
   gStale = 0;
   bStale = 0;
 
-  /** Trip caches (only filled when p.hasReloads): reload nodes among positions 1..i. */
+  /** Trip caches (only filled when p.hasReloads): reload and break nodes among positions 1..i. */
   cumR: Int32Array;
   /** Position of the last reload node at or before i (0: the start depot). */
   lastR: Int32Array;
@@ -60,7 +69,7 @@ export class SearchRoute {
   /** Excess weight / volume of the trips closed at or before position i (size + 1: every trip). */
   xW: Float64Array;
   xV: Float64Array;
-  /** Reload nodes on the route, and its real orders (size - reloads). */
+  /** Reload nodes on the route, and its real orders (size less reload and break nodes). */
   reloads = 0;
   nOrd = 0;
   /** Sum over trips of the load above capacity (trips: per trip; else the whole route). */
@@ -264,10 +273,17 @@ export class SearchRoute {
     loc[k + 1] = p.vEndLoc[v];
     const lo = Math.max(1, Math.min(fwdFrom, bwdFrom));
     const hi = Math.min(k, Math.max(fwdFrom, bwdFrom));
-    for (let i = lo; i <= hi; i++) loc[i] = oLoc[ord[i]];
+    // break nodes from B on (none: B = nNodes, so the tests below never hold); their loc is set
+    // by the forward pass below
+    const B = p.hasBreaks ? p.nBreakFirst : p.nNodes;
+    for (let i = lo; i <= hi; i++) if (ord[i] < B) loc[i] = oLoc[ord[i]];
 
     const s0 = p.vShiftStart[v];
     const s1 = p.vShiftEnd[v];
+    // a break's numbers depend on both its neighbours: the forward ones of breaks just before the
+    // change and the backward ones of breaks just after it are rebuilt too
+    while (bwdFrom < k && ord[bwdFrom + 1] >= B) bwdFrom++;
+    while (fwdFrom > 1 && fwdFrom <= k + 1 && ord[fwdFrom - 1] >= B) fwdFrom--;
     // forward
     const cumDist = this.cumDist;
     const arcDist = this.arcDist;
@@ -283,7 +299,7 @@ export class SearchRoute {
     fD[0] = 0;
     fT[0] = 0;
     fE[0] = s0;
-    fL[0] = s1;
+    fL[0] = p.vDepartLate[v];
     const f = Math.max(1, fwdFrom);
     let d = fD[f - 1],
       tw = fT[f - 1],
@@ -300,6 +316,8 @@ export class SearchRoute {
       const oEarly = p.oEarly;
       const oLate = p.oLate;
       for (let i = f; i <= k; i++) {
+        const o = ord[i];
+        if (o >= B) loc[i] = prev; // a break: where the driver is
         const here = loc[i];
         const arc = prev * n + here;
         prev = here;
@@ -307,13 +325,12 @@ export class SearchRoute {
         arcDist[i] = ad;
         cd = cd + ad;
         cumDist[i] = cd;
-        const o = ord[i];
         cw = cw + oW[o];
         cv = cv + oV[o];
         cumW[i] = cw;
         cumV[i] = cv;
         const bd = oService[o];
-        const be = oEarly[o];
+        const be = o >= B && (i === k || ord[i + 1] < B) ? oEarly[o] - dur[here * n + loc[i + 1]] : oEarly[o];
         const bl = oLate[o];
         const t = dur[arc];
         const delta = d - tw + t;
@@ -407,9 +424,11 @@ export class SearchRoute {
     const oService = p.oService;
     const oEarly = p.oEarly;
     const oLate = p.oLate;
+    const B = p.hasBreaks ? p.nBreakFirst : p.nNodes;
+    const k = this.size;
     let i = from;
-    if (noEnd && i === this.size && i >= to) {
-      // the last order alone
+    if (noEnd && i === k && i >= to) {
+      // the last order alone (a break last: RouteProbe.range does not read these numbers)
       const o = ord[i];
       D[i] = oService[o];
       T[i] = 0;
@@ -426,10 +445,10 @@ export class SearchRoute {
     for (; i >= to; i--) {
       const o = ord[i];
       const here = loc[i];
-      const ad = oService[o],
-        ae = oEarly[o],
-        al = oLate[o];
       const t = dur[here * n + next];
+      const ad = oService[o],
+        ae = o >= B && (i === k || ord[i + 1] < B) ? oEarly[o] - t : oEarly[o],
+        al = oLate[o];
       next = here;
       const delta = ad + t;
       const wait = Math.max(be - delta - al, 0);
@@ -453,6 +472,8 @@ export class SearchRoute {
     const v = this.vehicle;
     const k = this.size;
     const N = p.nOrders;
+    // reload nodes are N..B-1; break nodes (B on) are counted out of the orders but close no trip
+    const B = p.nBreakFirst;
     const capW = p.vCapW[v];
     const capV = p.vCapV[v];
     const ord = this.ord;
@@ -462,15 +483,17 @@ export class SearchRoute {
     let xw = 0;
     let xv = 0;
     let cr = 0;
+    let reloads = 0;
     this.cumR[0] = 0;
     this.lastR[0] = 0;
     this.xW[0] = 0;
     this.xV[0] = 0;
     for (let i = 1; i <= k; i++) {
-      if (ord[i] >= N) {
+      if (ord[i] >= N) cr++;
+      if (ord[i] >= N && ord[i] < B) {
         xw += Math.max(0, cumW[i] - cumW[last] - capW);
         xv += Math.max(0, cumV[i] - cumV[last] - capV);
-        cr++;
+        reloads++;
         last = i;
       }
       this.cumR[i] = cr;
@@ -484,8 +507,8 @@ export class SearchRoute {
     this.xW[k + 1] = xw + Math.max(0, cumW[k] - cumW[last] - capW);
     this.xV[k + 1] = xv + Math.max(0, cumV[k] - cumV[last] - capV);
     this.nextR[k + 1] = k + 1;
-    for (let i = k; i >= 0; i--) this.nextR[i] = i >= 1 && ord[i] >= N ? i : this.nextR[i + 1];
-    this.reloads = cr;
+    for (let i = k; i >= 0; i--) this.nextR[i] = i >= 1 && ord[i] >= N && ord[i] < B ? i : this.nextR[i + 1];
+    this.reloads = reloads;
     this.nOrd = k - cr;
     this.excessW = this.xW[k + 1];
     this.excessV = this.xV[k + 1];

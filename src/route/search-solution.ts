@@ -5,9 +5,15 @@
  */
 import type { CostModel, Problem } from '../model/problem.js';
 import { SearchRoute } from './search-route.js';
-import type { RouteProbe } from './probe.js';
+import { RouteProbe } from './probe.js';
 
 export type Snapshot = number[][];
+
+/**
+ * A day in progress: a kept order left out counts as this many new ones per order of the
+ * problem, so the search gives up every new order before one that is on a route now.
+ */
+export const KEPT_WEIGHT_PER_ORDER = 1;
 
 export class SearchSolution {
   readonly routes: SearchRoute[];
@@ -29,7 +35,13 @@ export class SearchSolution {
     this.posOf = new Int32Array(p.nNodes).fill(-1);
     this.classSeen = new Uint8Array(p.nVehicles);
     this.candUsed = new Uint8Array(p.nVehicles).fill(2);
+    this.breakProbe = p.hasBreaks ? new RouteProbe(p, costs) : null;
+    // every route holds its vehicle's breaks from the start, in window order
+    if (p.hasBreaks) for (const r of this.routes) this.setRoute(r, []);
   }
+
+  /** Judges where a missing break goes (problems with breaks only). */
+  private readonly breakProbe: RouteProbe | null;
 
   /** Re-indexes the orders of route r after it changed. */
   refresh(r: SearchRoute, from = 1): void {
@@ -67,6 +79,72 @@ export class SearchSolution {
     }
     r.setOrders(orders);
     this.refresh(r);
+    if (this.breakProbe !== null) this.keepBreaks(r, this.breakProbe);
+  }
+
+  /**
+   * Puts back the breaks of r's vehicle that a new order list left out (a route always holds
+   * them; they cost nothing while it has no order), each where it breaks least, then cheapest.
+   */
+  private keepBreaks(r: SearchRoute, probe: RouteProbe): void {
+    const p = this.p;
+    const v = r.vehicle;
+    const end = p.vBreakFirst[v] + p.vBreakCount[v];
+    for (let b = p.vBreakFirst[v]; b < end; b++) {
+      if (this.routeOf[b] === r.index) continue;
+      let best = 0;
+      let bestScore = Infinity;
+      for (let pos = 0; pos <= r.size; pos++) {
+        probe.prefix(r, pos).order(b).finishSuffix(r, pos + 1);
+        const score = breakScore(p, probe);
+        if (score < bestScore) {
+          bestScore = score;
+          best = pos;
+        }
+      }
+      this.insert(b, r, best);
+    }
+  }
+
+  /**
+   * Moves each break of route r one stop earlier or later while that makes the route cheaper (or
+   * less infeasible): the search moves orders around the breaks, this lets a break follow the
+   * day. O(1) a step. Returns how many steps were taken.
+   */
+  shiftBreaks(r: SearchRoute, probe: RouteProbe): number {
+    const p = this.p;
+    const v = r.vehicle;
+    if (!p.hasBreaks || p.vBreakCount[v] === 0 || r.nOrd === 0) return 0;
+    const end = p.vBreakFirst[v] + p.vBreakCount[v];
+    let steps = 0;
+    for (let b = p.vBreakFirst[v]; b < end; b++) {
+      for (let guard = 0; guard < r.size; guard++) {
+        const i = this.posOf[b];
+        const now = breakScore(p, probe.prefix(r, r.size).finish());
+        let dir = 0;
+        let best = now - 1e-9;
+        if (i > 1) {
+          probe.prefix(r, i - 2).order(b).order(r.ord[i - 1]).finishSuffix(r, i + 1);
+          const sc = breakScore(p, probe);
+          if (sc < best) {
+            best = sc;
+            dir = -1;
+          }
+        }
+        if (i < r.size) {
+          probe.prefix(r, i - 1).order(r.ord[i + 1]).order(b).finishSuffix(r, i + 2);
+          if (breakScore(p, probe) < best) dir = 1;
+        }
+        if (dir === 0) break;
+        const list = r.orders();
+        const j = i - 1 + dir; // list index of the neighbour
+        list[i - 1] = list[j];
+        list[j] = b;
+        this.setRoute(r, list);
+        steps++;
+      }
+    }
+    return steps;
   }
 
   unassigned(): number[] {
@@ -78,7 +156,10 @@ export class SearchSolution {
   unassignedCount(): number {
     let served = 0;
     for (const r of this.routes) served += r.nOrd;
-    return this.p.nOrders - served;
+    const p = this.p;
+    let out = p.nOrders - served;
+    if (p.nKept > 0) for (let o = 0; o < p.nOrders; o++) if (p.oKept[o] >= 0 && this.routeOf[o] < 0) out += KEPT_WEIGHT_PER_ORDER * p.nOrders;
+    return out;
   }
 
   usedVehicles(): number {
@@ -87,11 +168,12 @@ export class SearchSolution {
     return c;
   }
 
-  /** `tidyReloads` on every route (nothing to do without reload nodes). */
+  /** `tidyReloads` and `shiftBreaks` on every route (nothing to do without reload or break nodes). */
   tidyAllReloads(probe: RouteProbe): number {
     if (!this.p.hasReloads) return 0;
     let n = 0;
     for (const r of this.routes) n += this.tidyReloads(r, probe);
+    if (this.p.hasBreaks) for (const r of this.routes) n += this.shiftBreaks(r, probe);
     return n;
   }
 
@@ -115,8 +197,16 @@ export class SearchSolution {
     let removed = 0;
     for (let i = r.size; i >= 1; i--) {
       const x = r.ord[i];
-      if (x < p.nOrders) continue;
-      const empty = r.nOrd === 0 || i === 1 || i === r.size || r.ord[i - 1] >= p.nOrders;
+      // orders and breaks stay
+      if (x < p.nOrders || x >= p.nBreakFirst) continue;
+      // (break nodes do not make a trip: look past them)
+      let before = i - 1;
+      let after = i + 1;
+      if (p.hasBreaks) {
+        while (r.ord[before] >= p.nBreakFirst) before--;
+        while (r.ord[after] >= p.nBreakFirst) after++;
+      }
+      const empty = r.nOrd === 0 || before === 0 || after === r.size + 1 || r.ord[before] >= p.nOrders;
       if (!empty) {
         // cost includes any penalty in the infeasible search; strict search needs feasibility
         probe.prefix(r, i - 1).finishSuffix(r, i + 1);
@@ -227,4 +317,10 @@ export function distanceBound(sol: SearchSolution, distDelta: number, vehicleDel
   if (r !== undefined) shed += r.penalty;
   if (s !== undefined && s !== r) shed += s.penalty;
   return c.perDistance * distDelta + c.perVehicle * vehicleDelta - shed;
+}
+
+/** How a break placement ranks, lower first: what it breaks (time warp, excess duration), then cost. */
+function breakScore(p: Problem, probe: RouteProbe): number {
+  const over = probe.tw + Math.max(0, probe.d - p.vMaxDur[probe.vehicle]);
+  return over > 1e-6 ? 1e12 * (1 + over) : probe.cost;
 }

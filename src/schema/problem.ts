@@ -56,6 +56,32 @@ const capacity = z.object(
   { error: 'must be an object {weight, volume}' },
 );
 
+const breakObject = z.object(
+  {
+    id: z.string({ error: 'must be a string' }).optional(),
+    window: pair('start, end').refine(([a, b]) => a <= b, { message: 'start must not be after end' }),
+    duration: nonNegative('duration'),
+  },
+  { error: 'must be an object {window, duration}' },
+);
+
+const fixedStop = z.object(
+  { orderId: id, location: index, arrival: finite('arrival'), start: finite('start'), departure: finite('departure') },
+  { error: 'must be an object {orderId, location, arrival, start, departure}' },
+);
+
+const progressObject = z.object(
+  {
+    fixedStops: z.array(fixedStop, { error: 'must be an array of fixed stops' }),
+    start: z.object({ location: index, time: finite('time') }, { error: 'must be an object {location, time}' }),
+    departedAt: finite('departedAt').optional(),
+  },
+  { error: 'must be an object {fixedStops, start}' },
+);
+
+/** More breaks than this for one driver is a data error (it also bounds the model's size). */
+export const MAX_BREAKS = 10;
+
 const problemObject = z
   .object({
     name: z.string().optional(),
@@ -79,6 +105,8 @@ const problemObject = z
           .max(MAX_TRIPS, { message: `must be <= ${MAX_TRIPS} (maxTrips)` })
           .optional(),
         reloadTime: nonNegative('reloadTime').optional(),
+        breaks: z.array(breakObject, { error: 'must be an array of breaks' }).max(MAX_BREAKS, { message: `must have at most ${MAX_BREAKS} breaks` }).optional(),
+        progress: progressObject.optional(),
       }),
       { error: 'must be an array of vehicles' },
     ),
@@ -91,9 +119,11 @@ const problemObject = z
         serviceTime: nonNegative('serviceTime'),
         timeWindow: pair('start, end').refine(([a, b]) => a <= b, { message: 'start must not be after end' }).optional(),
         requiredFeatures: z.array(z.string({ error: 'must be a string' }), { error: 'must be an array of strings' }).optional(),
+        currentVehicle: id.optional(),
       }),
       { error: 'must be an array of orders' },
     ),
+    now: finite('now').optional(),
   });
 
 type ProblemData = z.infer<typeof problemObject>;
@@ -133,12 +163,25 @@ const crossChecks = (locations?: number) => (p: ProblemData, ctx: z.RefinementCt
     vehicleIds.add(v.id);
     if (!depotIds.has(v.startDepot)) ctx.addIssue({ code: 'custom', path: ['vehicles', i, 'startDepot'], message: `must name a depot (unknown '${v.startDepot}')` });
     if (!depotIds.has(v.endDepot)) ctx.addIssue({ code: 'custom', path: ['vehicles', i, 'endDepot'], message: `must name a depot (unknown '${v.endDepot}')` });
+    if (v.progress !== undefined) {
+      const from = Math.max(v.progress.start.time, p.now ?? -Infinity);
+      (v.breaks ?? []).forEach((b, k) => {
+        if (b.window[1] < from)
+          ctx.addIssue({ code: 'custom', path: ['vehicles', i, 'breaks', k, 'window'], message: `closes before the route goes on (${from}): give only the breaks still to take` });
+      });
+      checkLoc(['vehicles', i, 'progress', 'start', 'location'], v.progress.start.location);
+      v.progress.fixedStops.forEach((f, k) => checkLoc(['vehicles', i, 'progress', 'fixedStops', k, 'location'], f.location));
+    }
   });
+  const fixedIds = new Set(p.vehicles.flatMap((v) => (v.progress?.fixedStops ?? []).map((f) => f.orderId)));
   const orderIds = new Set<string>();
   p.orders.forEach((o, i) => {
     checkLoc(['orders', i, 'location'], o.location);
     if (orderIds.has(o.id)) ctx.addIssue({ code: 'custom', path: ['orders', i, 'id'], message: `duplicate order id '${o.id}'` });
     orderIds.add(o.id);
+    if (fixedIds.has(o.id)) ctx.addIssue({ code: 'custom', path: ['orders', i, 'id'], message: `'${o.id}' is a fixed stop of a vehicle: it is not planned again` });
+    if (o.currentVehicle !== undefined && !vehicleIds.has(o.currentVehicle))
+      ctx.addIssue({ code: 'custom', path: ['orders', i, 'currentVehicle'], message: `must name a vehicle (unknown '${o.currentVehicle}')` });
   });
 };
 

@@ -141,7 +141,7 @@ export class RuinRecreate {
     this.edges.length = 0;
     this.ruinedRoutes.length = 0;
     const used: SearchRoute[] = [];
-    for (const r of sol.routes) if (r.size > 0) used.push(r);
+    for (const r of sol.routes) if (r.nOrd > 0) used.push(r);
     if (used.length < 2) return this.removed;
     const a = used[rng.int(used.length)];
     const b = used[rng.int(used.length)];

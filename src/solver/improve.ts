@@ -179,7 +179,7 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
     stop.iterations++;
     if (minimiseFleet && attemptLeft === 0 && stop.iterations >= nextAttempt && currentUnassigned === 0 && sol.usedVehicles() > 1) {
       let smallest = -1;
-      for (const r of sol.routes) if (r.size > 0 && (smallest < 0 || r.size < sol.routes[smallest].size)) smallest = r.index;
+      for (const r of sol.routes) if (r.nOrd > 0 && (smallest < 0 || r.size < sol.routes[smallest].size)) smallest = r.index;
       sol.allowNewRoutes = false;
       sol.setRoute(sol.routes[smallest], []);
       current.save();

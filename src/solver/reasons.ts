@@ -48,6 +48,23 @@ export function aloneReason(p: Problem, o: number, probe: RouteProbe): Unassigne
   const alone = (v: number) => {
     probe.depot(v).order(o).finish();
     violations(p, probe, set);
+    // with breaks: the order alone with the breaks before or after it, the split that breaks least
+    const nb = p.vBreakCount[v];
+    for (let k = 0; k <= nb && nb > 0; k++) {
+      probe.depot(v);
+      for (let b = 0; b < nb; b++) {
+        if (b === k) probe.order(o);
+        probe.order(p.vBreakFirst[v] + b);
+      }
+      if (k === nb) probe.order(o);
+      probe.finish();
+      const other = new Set<Violation>();
+      violations(p, probe, other);
+      if (k === 0 || other.size < set.size) {
+        set.clear();
+        for (const x of other) set.add(x);
+      }
+    }
     return set;
   };
   return (

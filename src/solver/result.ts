@@ -1,5 +1,5 @@
 /** Turns the search solution into the public, immutable SolveResult. */
-import type { ReloadResult, RouteResult, SolveOptions, SolveResult, StopResult, UnassignedReason } from '../model/input.js';
+import type { BreakResult, ReloadResult, RouteResult, SolveOptions, SolveResult, StopResult, UnassignedReason } from '../model/input.js';
 import type { Problem } from '../model/problem.js';
 import type { SearchSolution } from '../route/search-solution.js';
 
@@ -7,18 +7,22 @@ export function exportRoutes(p: Problem, sol: SearchSolution): RouteResult[] {
   const n = p.nLoc;
   const out: RouteResult[] = [];
   for (const r of sol.routes) {
-    if (r.nOrd === 0) continue;
     const v = r.vehicle;
-    // The earliest start that achieves the route's minimal duration: no needless waiting.
-    const start = r.fE[r.size + 1];
-    let t = start;
+    const fixed = p.input.vehicles[v].progress?.fixedStops ?? [];
+    if (r.nOrd === 0 && fixed.length === 0) continue;
+    const underway = p.vFixed[v] >= 0;
+    // The earliest start that achieves the route's minimal duration: no needless waiting. A route
+    // under way started when it left its depot, and goes on from its start when it can.
+    const start = underway ? p.vDepartedAt[v] : r.fE[r.size + 1];
+    let t = underway ? p.vShiftStart[v] : start;
     let prev = p.vStartLoc[v];
-    let dist = 0;
+    let dist = p.vDistDone[v];
     // with trips, what is on board is the load of the current trip (up to the next reload)
     const tripLoad = (from: number): [number, number] => {
       let w = 0;
       let vol = 0;
-      for (let i = from; i <= r.size && r.ord[i] < p.nOrders; i++) {
+      // up to the next reload node (break nodes weigh nothing)
+      for (let i = from; i <= r.size && (r.ord[i] < p.nOrders || r.ord[i] >= p.nBreakFirst); i++) {
         w += p.oW[r.ord[i]];
         vol += p.oV[r.ord[i]];
       }
@@ -27,8 +31,35 @@ export function exportRoutes(p: Problem, sol: SearchSolution): RouteResult[] {
     let [remW, remV] = r.reloads > 0 ? tripLoad(1) : [r.weight, r.volume];
     const stops: StopResult[] = [];
     const reloads: ReloadResult[] = [];
+    const breaks: BreakResult[] = [];
+    if (fixed.length > 0) {
+      // the fixed stops as given; the distance along them from the start depot
+      const row = (loc: number) => (p.matrix.index === undefined ? loc : p.matrix.index[loc]);
+      let at = row(p.input.depots.find((d) => d.id === p.input.vehicles[v].startDepot)!.location);
+      let fd = 0;
+      for (const f of fixed) {
+        fd += p.dist[at * n + row(f.location)];
+        at = row(f.location);
+        stops.push({ orderId: f.orderId, location: f.location, arrival: f.arrival, start: f.start, departure: f.departure, load: { weight: r.weight, volume: r.volume }, distance: fd });
+      }
+    }
     for (let i = 1; i <= r.size; i++) {
       const o = r.ord[i];
+      if (o >= p.nBreakFirst) {
+        // taken on the arc to the next stop: up to that drive may come before it (see SearchRoute)
+        let j = i + 1;
+        while (j <= r.size && r.ord[j] >= p.nBreakFirst) j++;
+        const next = j <= r.size ? p.oLoc[r.ord[j]] : p.vEndLoc[v];
+        const drive = j === i + 1 ? p.dur[prev * n + next] : 0;
+        const reached = t + p.dur[prev * n + prev];
+        dist += p.dist[prev * n + prev];
+        const from = Math.max(reached, p.oEarly[o] - drive);
+        const begin = Math.max(from, p.oEarly[o]);
+        const b = p.input.vehicles[v].breaks![o - p.vBreakFirst[v]];
+        breaks.push({ ...(b.id !== undefined ? { id: b.id } : {}), after: stops.length, start: begin, end: begin + p.oService[o] });
+        t = from + p.oService[o];
+        continue;
+      }
       const L = p.oLoc[o];
       const arrival = t + p.dur[prev * n + L];
       dist += p.dist[prev * n + L];
@@ -76,6 +107,8 @@ export function exportRoutes(p: Problem, sol: SearchSolution): RouteResult[] {
       load: { weight: r.weight, volume: r.volume },
     };
     if (reloads.length > 0) route.reloads = reloads;
+    if (breaks.length > 0) route.breaks = breaks;
+    if (underway) route.fixed = fixed.length;
     out.push(route);
   }
   return out;

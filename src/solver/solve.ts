@@ -55,7 +55,7 @@ function warmStart(p: Problem, sol: SearchSolution, routes: NonNullable<SolveOpt
   const placed = new Uint8Array(p.nOrders);
   for (const r of routes) {
     const v = vehicleIndex.get(r.vehicleId);
-    if (v === undefined || sol.routes[v].size > 0) continue;
+    if (v === undefined || sol.routes[v].nOrd > 0) continue;
     const orders: number[] = [];
     // reload nodes of the vehicle, placed after the given number of the listed orders
     const reloadsAfter = p.vMaxTrips[v] > 1 ? (r.reloadsAfter ?? []).slice(0, p.vMaxTrips[v] - 1) : [];
@@ -75,6 +75,13 @@ function warmStart(p: Problem, sol: SearchSolution, routes: NonNullable<SolveOpt
   const left: number[] = [];
   for (let o = 0; o < p.nOrders; o++) if (placed[o] === 0) left.push(o);
   return left;
+}
+
+/** A day in progress without `initialRoutes`: the kept orders on their vehicles, in input order. */
+function keptRoutes(p: Problem): NonNullable<SolveOptions['initialRoutes']> {
+  const lists = p.vehicleIds.map(() => [] as string[]);
+  for (let o = 0; o < p.nOrders; o++) if (p.oKept[o] >= 0) lists[p.oKept[o]].push(p.orderIds[o]);
+  return lists.map((orderIds, v) => ({ vehicleId: p.vehicleIds[v], orderIds }));
 }
 
 /** Share of the budget the second construction may use before it is abandoned. */
@@ -170,8 +177,10 @@ export function solveProblem(p: Problem, options: SolveOptions, stop: Stop): Sol
   if (options.schedule) stop.window = { from: options.schedule.from, to: options.schedule.to };
   let neighbours = neighbourCache.get(p);
   if (neighbours === undefined) neighbourCache.set(p, (neighbours = buildNeighbours(p)));
-  if (options.initialRoutes) regretInsert(sol, warmStart(p, sol, options.initialRoutes), probe);
-  else constructStart(sol, probe, neighbours, rng, stop, options.start);
+  const initialRoutes = options.initialRoutes ?? (p.nKept > 0 ? keptRoutes(p) : undefined);
+  if (initialRoutes) regretInsert(sol, warmStart(p, sol, initialRoutes), probe);
+  // savings joins routes without the breaks; regret insertion places every order around them
+  else constructStart(sol, probe, neighbours, rng, stop, p.hasBreaks ? 'regret' : options.start);
   sol.tidyAllReloads(probe);
   const objective = options.objective ?? 'distance';
   const fleetShare = options.fleetFirst ?? (objective === 'vehicles' && p.nOrders >= VEHICLES_FLEET_FROM ? VEHICLES_FLEET_SHARE : 0);

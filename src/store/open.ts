@@ -5,8 +5,8 @@
 import type { StorePort } from './port.js';
 import { isPostgresUrl } from './postgres/db.js';
 import { PgStore } from './postgres/store.js';
-import { portOf } from './sqlite-port.js';
-import { Store } from './store.js';
+import { portOf } from './sqlite/port.js';
+import { Store } from './sqlite/store.js';
 
 export { isPostgresUrl };
 

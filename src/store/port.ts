@@ -10,13 +10,13 @@
  * when it rejects. Inside, use only `tx`, never the store itself (that would wait for the
  * transaction that waits for it). `fn` must not wait for anything but the database (no network).
  */
-import type { ApiKeyRepository } from './api-keys.js';
-import type { CompanyRepository } from './companies.js';
-import type { VehicleRepository, WarehouseRepository } from './fleet.js';
-import type { GeocodeQueueRepository } from './geocode-queue.js';
-import type { OrderRepository } from './orders.js';
-import type { RouteRepository } from './routes.js';
-import type { WebhookRepository } from './webhooks.js';
+import type { ApiKeyRepository } from './sqlite/api-keys.js';
+import type { CompanyRepository } from './sqlite/companies.js';
+import type { VehicleRepository, WarehouseRepository } from './sqlite/fleet.js';
+import type { GeocodeQueueRepository } from './sqlite/geocode-queue.js';
+import type { OrderRepository } from './sqlite/orders.js';
+import type { RouteRepository } from './sqlite/routes.js';
+import type { WebhookRepository } from './sqlite/webhooks.js';
 import type { PlanningStore } from '../jobs/ports.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/admin.js';
 import { UsageError } from '../../src/cli/usage-error.js';
-import { Store } from '../../src/store/store.js';
+import { Store } from '../../src/store/sqlite/store.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dp-admin-'));

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { openStore } from '../../src/store/open.js';
 import { SCOPES } from '../../src/store/types.js';
-import { Database } from '../../src/store/sqlite-driver.js';
+import { Database } from '../../src/store/sqlite/driver.js';
 import { createTestDatabase, postgres } from '../helpers/postgres.js';
 
 export interface Backend {

@@ -2,7 +2,7 @@
  * Fault tests against the real server process: kill -9 in the middle of a planning job, a webhook
  * receiver that fails once, one that never answers, and undelivered webhooks across a restart.
  */
-import { Database } from '../../src/store/sqlite-driver.js';
+import { Database } from '../../src/store/sqlite/driver.js';
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';

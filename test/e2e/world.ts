@@ -13,8 +13,8 @@ import { ServiceEvents, type OrderStatusChanged } from '../../src/service/events
 import { createPlanningRuntime, type PlanningRuntimeOptions } from '../../src/service/planning.js';
 import type { StorePort } from '../../src/store/port.js';
 import { PgStore } from '../../src/store/postgres/store.js';
-import { portOf } from '../../src/store/sqlite-port.js';
-import { Store } from '../../src/store/store.js';
+import { portOf } from '../../src/store/sqlite/port.js';
+import { Store } from '../../src/store/sqlite/store.js';
 import { afterAll } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { SCOPES, type Scope } from '../../src/store/types.js';
@@ -90,10 +90,11 @@ export async function makeWorld(options: WorldOptions = {}) {
   const otherKey = (await port.apiKeys.create({ company_id: other.id, scopes: [...SCOPES] }, now)).key;
   const keyWith = async (scopes: Scope[]) => (await port.apiKeys.create({ company_id: company.id, scopes }, now)).key;
 
-  /** Rows in a table (either store). */
-  async function countRows(table: 'planning_jobs' | 'routes' | 'route_stops' | 'webhook_deliveries'): Promise<number> {
-    if (port instanceof PgStore) return (await port.pool.query<{ n: number }>(`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM ${table}`)).rows[0]!.n;
-    return (store.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+  /** Rows in a table (either store), optionally only those matching `where` (SQL both dialects read alike, written by the test). */
+  async function countRows(table: 'planning_jobs' | 'routes' | 'route_stops' | 'webhook_deliveries' | 'vehicle_positions', where = 'TRUE'): Promise<number> {
+    const sql = `SELECT CAST(COUNT(*) AS INTEGER) AS n FROM ${table} WHERE ${where}`;
+    if (port instanceof PgStore) return (await port.pool.query<{ n: number }>(sql)).rows[0]!.n;
+    return (store.db.prepare(sql).get() as { n: number }).n;
   }
 
   const events = new ServiceEvents();

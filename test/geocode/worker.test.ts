@@ -3,7 +3,7 @@ import { AddressBook } from '../../src/geocode/address-book.js';
 import { NominatimGeocoder, TableGeocoder, type Geocoder } from '../../src/geocode/providers.js';
 import { GeocodeWorker } from '../../src/geocode/worker.js';
 import { buildApp } from '../../src/http/app.js';
-import { Store } from '../../src/store/store.js';
+import { Store } from '../../src/store/sqlite/store.js';
 import { makeApp } from '../http/fixture.js';
 import { place, startFakeNominatim } from './fake-nominatim.js';
 

@@ -7,6 +7,14 @@
  * depot, after at least one order of its trip and before at least one of the next (no empty
  * trip), lasts the vehicle's reload time, and there are at most maxTrips - 1 of them. The load
  * holds per trip (it resets at each reload) and each stop reports what is left of its own trip.
+ *
+ * Breaks: a used vehicle with breaks reports each once (by id, or in input order without ids), of its length, starting
+ * inside its window, after the stop it follows (`after`) has been served and with time left on
+ * that arc to drive it: the next arrival is no earlier than the departure plus the drive plus the
+ * breaks taken on the way. A day in progress: a vehicle's fixed stops open its route unchanged
+ * (ids, places, times), the rest leaves from its start no earlier than the start time and `now`,
+ * no break comes before the end of the fixed stops, and no kept order (`currentVehicle`) is left
+ * unassigned.
  */
 import turfDistance from '@turf/distance';
 import { DEFAULT_TRAVEL_CURVE } from '../../src/model/travel-time.js';
@@ -73,6 +81,64 @@ export function checkSolution(p: ProblemInput, r: SolveResult): string[] {
     let t = route.start;
     if (t < v.shift[0] - TOL) errs.push(`${where}: starts ${t} before the shift ${v.shift[0]}`);
     let dist = 0;
+    // a day in progress: the fixed stops as given, then the rest from the vehicle's start
+    const fixed = v.progress?.fixedStops ?? [];
+    if (v.progress === undefined && p.now !== undefined && t < p.now - TOL) errs.push(`${where}: starts ${t} before now ${p.now}`);
+    if (v.progress !== undefined) {
+      if (route.fixed !== fixed.length) errs.push(`${where}: reports ${route.fixed} fixed stops, the vehicle has ${fixed.length}`);
+      fixed.forEach((f, k) => {
+        const s = route.stops[k];
+        if (!s || s.orderId !== f.orderId || s.location !== f.location || s.arrival !== f.arrival || s.start !== f.start || s.departure !== f.departure)
+          errs.push(`${where}: fixed stop ${k} (${f.orderId}) changed`);
+        const a = arc(loc, f.location);
+        if (a) dist += a.d;
+        loc = f.location;
+        if (s && !near(s.distance, dist)) errs.push(`${where}: fixed stop ${f.orderId} distance reported ${s.distance}, recomputed ${dist}`);
+      });
+      const a = arc(loc, v.progress.start.location);
+      if (a) dist += a.d;
+      loc = v.progress.start.location;
+      const first = fixed[0];
+      const departedAt = v.progress.departedAt ?? (first ? first.arrival - (arc(depots.get(v.startDepot)!, first.location)?.t ?? 0) : v.progress.start.time);
+      if (!near(route.start, departedAt)) errs.push(`${where}: start reported ${route.start}, the route left at ${departedAt}`);
+      t = Math.max(v.progress.start.time, p.now ?? -Infinity);
+    } else if (route.fixed !== undefined) errs.push(`${where}: reports fixed stops for a vehicle not under way`);
+    // breaks: each once, of its length, inside its window, in order after the fixed stops
+    const wanted = v.breaks ?? [];
+    const taken = route.breaks ?? [];
+    if (route.breaks !== undefined && taken.length === 0) errs.push(`${where}: empty breaks list reported`);
+    if (taken.length !== wanted.length) errs.push(`${where}: ${taken.length} breaks taken, the driver has ${wanted.length}`);
+    // matched by id when the breaks have ids, else in input order
+    const byId = wanted.every((w) => w.id !== undefined);
+    if (byId && new Set(taken.map((b) => b.id)).size !== taken.length) errs.push(`${where}: a break is taken twice`);
+    taken.forEach((b, k) => {
+      const w = byId ? wanted.find((x) => x.id === b.id) : wanted[k];
+      if (!w) {
+        errs.push(`${where}: break ${k} ('${b.id}') is not one of the driver's`);
+        return;
+      }
+      if (b.start < w.window[0] - TOL || b.start > w.window[1] + TOL) errs.push(`${where}: break ${k} starts ${b.start} outside its window [${w.window}]`);
+      if (!near(b.end - b.start, w.duration)) errs.push(`${where}: break ${k} lasts ${b.end - b.start}, not ${w.duration}`);
+      if (!Number.isInteger(b.after) || b.after < fixed.length || b.after > route.stops.length) errs.push(`${where}: break ${k} after ${b.after} stops: not after the fixed stops and within the route`);
+      if (k > 0 && (b.after < taken[k - 1].after || b.start < taken[k - 1].end - TOL)) errs.push(`${where}: break ${k} overlaps or comes before break ${k - 1}`);
+    });
+    /**
+     * Takes the breaks on the arc before stop `si` (or the end depot) from time `from`, those ending
+     * by `until` when given (a reload at si: the breaks before it); returns their total length.
+     */
+    const used = new Set<number>();
+    const onArc = (si: number, from: number, until = Infinity): { total: number; end: number } => {
+      let total = 0;
+      let end = from;
+      for (const [k, b] of taken.entries())
+        if (b.after === si && !used.has(k) && b.end <= until + TOL) {
+          used.add(k);
+          if (b.start < end - TOL) errs.push(`${where}: a break starts ${b.start} before the driver is free at ${end}`);
+          total += b.end - b.start;
+          end = b.end;
+        }
+      return { total, end };
+    };
     let w = 0;
     let vol = 0;
     for (const s of route.stops) w += orders.get(s.orderId)?.weight ?? 0;
@@ -103,6 +169,7 @@ export function checkSolution(p: ProblemInput, r: SolveResult): string[] {
     const startLoc = depots.get(v.startDepot)!;
     let trip = 0;
     for (const [si, s] of route.stops.entries()) {
+      if (si < fixed.length) continue;
       if (trip < reloads.length && reloads[trip].after === si) {
         // back to the start depot to load the next trip
         const x = reloads[trip];
@@ -114,7 +181,12 @@ export function checkSolution(p: ProblemInput, r: SolveResult): string[] {
         if (x.depotId !== v.startDepot || x.location !== startLoc) errs.push(`${where}: reload ${trip + 1} not at the start depot`);
         if (!near(remW, 0) || !near(remV, 0)) errs.push(`${where}: reload ${trip + 1} with load still on board`);
         dist += a.d;
-        const arrival = t + a.t;
+        const pause = onArc(si, t, x.arrival);
+        let arrival = t + a.t;
+        if (pause.total > 0) {
+          if (x.arrival < t + a.t + pause.total - TOL) errs.push(`${where}: reload ${trip + 1} reached before the drive and the breaks`);
+          arrival = x.arrival;
+        }
         const departure = arrival + (v.reloadTime ?? 0);
         trip++;
         [remW, remV] = tripLoads[trip];
@@ -138,7 +210,14 @@ export function checkSolution(p: ProblemInput, r: SolveResult): string[] {
         return;
       }
       dist += a.d;
-      const arrival = t + a.t;
+      const pause = onArc(si, t);
+      let arrival = t + a.t;
+      if (pause.total > 0) {
+        // with breaks on the way the reported arrival stands if there was time to drive and rest
+        if (s.arrival < t + a.t + pause.total - TOL || s.arrival < pause.end - TOL)
+          errs.push(`${where}: order ${o.id} reached at ${s.arrival}, before ${t} + drive ${a.t} + breaks ${pause.total}`);
+        arrival = s.arrival;
+      }
       const start = Math.max(arrival, o.timeWindow ? o.timeWindow[0] : -Infinity);
       if (o.timeWindow && start > o.timeWindow[1] + TOL) errs.push(`${where}: order ${o.id} served at ${start} after its window ends ${o.timeWindow[1]}`);
       const departure = start + o.serviceTime;
@@ -157,7 +236,12 @@ export function checkSolution(p: ProblemInput, r: SolveResult): string[] {
       return;
     }
     dist += back.d;
-    const end = t + back.t;
+    const pause = onArc(route.stops.length, t);
+    let end = t + back.t;
+    if (pause.total > 0) {
+      if (route.end < t + back.t + pause.total - TOL || route.end < pause.end - TOL) errs.push(`${where}: end ${route.end} leaves no time for the drive back and the breaks`);
+      end = route.end;
+    }
     if (end > v.shift[1] + TOL) errs.push(`${where}: ends ${end} after the shift ${v.shift[1]}`);
     if (!near(route.end, end)) errs.push(`${where}: end reported ${route.end}, recomputed ${end}`);
     if (!near(route.distance, dist)) errs.push(`${where}: distance reported ${route.distance}, recomputed ${dist}`);
@@ -165,11 +249,15 @@ export function checkSolution(p: ProblemInput, r: SolveResult): string[] {
     if (v.maxDistance !== undefined && dist > v.maxDistance + TOL) errs.push(`${where}: distance ${dist} > max ${v.maxDistance}`);
     if (v.maxDuration !== undefined && end - route.start > v.maxDuration + TOL) errs.push(`${where}: duration ${end - route.start} > max ${v.maxDuration}`);
     if (v.maxOrders !== undefined && route.stops.length > v.maxOrders) errs.push(`${where}: ${route.stops.length} orders > max ${v.maxOrders}`);
+    if (taken.some((b) => b.end > end + TOL)) errs.push(`${where}: a break ends after the route`);
     total += dist;
     totalDur += end - route.start;
   });
+  for (const v of p.vehicles)
+    if ((v.progress?.fixedStops.length ?? 0) > 0 && !usedVehicles.has(v.id)) errs.push(`vehicle ${v.id}: its fixed stops are not reported`);
   for (const u of r.unassigned) {
     if (!orders.has(u.orderId)) errs.push(`unassigned: unknown order ${u.orderId}`);
+    if (orders.get(u.orderId)?.currentVehicle !== undefined) errs.push(`unassigned: kept order ${u.orderId} (on ${orders.get(u.orderId)!.currentVehicle}) dropped`);
     seen.set(u.orderId, (seen.get(u.orderId) ?? 0) + 1);
   }
   for (const o of p.orders) {

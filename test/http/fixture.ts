@@ -5,9 +5,9 @@ import { afterAll } from 'vitest';
 import { buildApp, type AppOptions } from '../../src/http/app.js';
 import type { StorePort } from '../../src/store/port.js';
 import { PgStore } from '../../src/store/postgres/store.js';
-import { portOf } from '../../src/store/sqlite-port.js';
+import { portOf } from '../../src/store/sqlite/port.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
-import { Store } from '../../src/store/store.js';
+import { Store } from '../../src/store/sqlite/store.js';
 import { SCOPES, type Scope } from '../../src/store/types.js';
 import { checkInject } from '../helpers/openapi-conformance.js';
 
@@ -92,11 +92,12 @@ export async function makeAppOn(kind: 'sqlite' | 'postgres', options: Partial<Ap
     return { company, other, key, otherKey };
   });
   const app = buildApp({ store: port, rateLimit: 0, ...options });
+  const keyWith = async (scopes: Scope[]) => (await port.apiKeys.create({ company_id: company.id, scopes }, now)).key;
   const { auth, inject } = injector(app, key, true);
   const close = async () => {
     await app.close();
     await port.close();
     await drop();
   };
-  return { app, port, company, other, key, otherKey, auth, inject, close };
+  return { app, port, company, other, key, otherKey, keyWith, auth, inject, close };
 }

@@ -10,7 +10,7 @@ import { request } from 'node:http';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOperations } from '../../src/http/openapi.js';
-import { Store } from '../../src/store/store.js';
+import { Store } from '../../src/store/sqlite/store.js';
 import { SCOPES } from '../../src/store/types.js';
 import { seedDb, sleep, startServe, type Served } from '../e2e/serve.js';
 import { conformance } from '../helpers/openapi-conformance.js';

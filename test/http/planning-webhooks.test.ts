@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { commitPlan } from '../../src/jobs/commit.js';
-import { OutboxPlanningStore } from '../../src/store/planning-outbox.js';
+import { OutboxPlanningStore } from '../../src/store/sqlite/planning-outbox.js';
 import { verifySignature } from '../../src/webhooks/signature.js';
 import { INTERNAL, makeWorld, PUBLIC, type World } from '../e2e/world.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';

@@ -18,7 +18,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { parseRedisUrl, redisBucketKey, RedisTokenBuckets } from '../../src/http/rate-limit-redis.js';
 import { throttledDetail, TokenBuckets } from '../../src/http/rate-limit.js';
-import { Store } from '../../src/store/store.js';
+import { Store } from '../../src/store/sqlite/store.js';
 import { SCOPES } from '../../src/store/types.js';
 import { UsageError } from '../../src/cli/usage-error.js';
 import { parseServeArgs } from '../../src/cli/options.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Store } from '../../src/store/store.js';
+import { Store } from '../../src/store/sqlite/store.js';
 import { startFakeNominatim } from '../geocode/fake-nominatim.js';
 import { runCli } from '../helpers/run-cli.js';
 import { api, startServe, type Served } from './serve-process.js';

@@ -2,7 +2,7 @@
  * Storage faults while a job runs: a busy or failing database never leaves a job queued or
  * running for ever, never places it twice, never sends two planning_job.finished.
  */
-import { Database } from '../../src/store/sqlite-driver.js';
+import { Database } from '../../src/store/sqlite/driver.js';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EventBus, type PlannerEvent } from '../../src/jobs/events.js';

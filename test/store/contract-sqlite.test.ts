@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { SqliteStorePort } from '../../src/store/sqlite-port.js';
-import { Store } from '../../src/store/store.js';
+import { SqliteStorePort } from '../../src/store/sqlite/port.js';
+import { Store } from '../../src/store/sqlite/store.js';
 import { describeStoreContract } from './contract.js';
 
 const opened: Array<{ dir: string; store: Store }> = [];

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { openDatabase } from '../../src/store/db.js';
-import { OrderRepository } from '../../src/store/orders.js';
-import { planningMigration, SqlitePlanningStore } from '../../src/store/planning.js';
+import { openDatabase } from '../../src/store/sqlite/db.js';
+import { OrderRepository } from '../../src/store/sqlite/orders.js';
+import { planningMigration, SqlitePlanningStore } from '../../src/store/sqlite/planning.js';
 import { describePlanningStoreContract } from '../jobs/store-contract.js';
 
 const now = '2026-11-30T07:00:00.000Z';

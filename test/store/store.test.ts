@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { migrations } from '../../src/store/migrations.js';
-import { Store } from '../../src/store/store.js';
+import { migrations } from '../../src/store/sqlite/migrations.js';
+import { Store } from '../../src/store/sqlite/store.js';
 import type { OrderFields } from '../../src/store/types.js';
 
 let dir: string;

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Store } from '../../src/store/store.js';
-import { PAUSE_AFTER_FAILING_MS } from '../../src/store/webhooks.js';
+import { Store } from '../../src/store/sqlite/store.js';
+import { PAUSE_AFTER_FAILING_MS } from '../../src/store/sqlite/webhooks.js';
 
 let dir: string;
 let store: Store;

@@ -1,4 +1,4 @@
-import { Database } from '../../src/store/sqlite-driver.js';
+import { Database } from '../../src/store/sqlite/driver.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Async } from '../port.js';
-import type { ApiKeyRepository } from '../api-keys.js';
+import type { ApiKeyRepository } from '../sqlite/api-keys.js';
 import type { ApiKey, Scope } from '../types.js';
 import type { Conn } from './db.js';
 import { safeId } from './util.js';

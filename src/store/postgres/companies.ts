@@ -1,5 +1,5 @@
 import type { Async } from '../port.js';
-import type { CompanyChange, CompanyRepository } from '../companies.js';
+import type { CompanyChange, CompanyRepository } from '../sqlite/companies.js';
 import type { Company } from '../types.js';
 import type { Conn } from './db.js';
 import { safeId } from './util.js';

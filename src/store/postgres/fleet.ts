@@ -1,5 +1,5 @@
 import type { Async } from '../port.js';
-import type { VehicleRepository, WarehouseRepository } from '../fleet.js';
+import type { VehicleRepository, WarehouseRepository } from '../sqlite/fleet.js';
 import type { Vehicle, Warehouse } from '../types.js';
 import type { Conn } from './db.js';
 import { safeId, safeIds } from './util.js';

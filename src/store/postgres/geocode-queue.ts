@@ -5,7 +5,7 @@
  * waits for the other's rows.
  */
 import type { Async } from '../port.js';
-import type { GeocodeQueueRepository } from '../geocode-queue.js';
+import type { GeocodeQueueRepository } from '../sqlite/geocode-queue.js';
 import type { GeocodeTask } from '../types.js';
 import type { Conn } from './db.js';
 import { safeId } from './util.js';

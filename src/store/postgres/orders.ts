@@ -13,12 +13,12 @@
  * could; PostgreSQL then aborts one of them with SQLSTATE 40P01 and nothing of it is written).
  */
 import type { Async } from '../port.js';
-import type { OrderListQuery, OrderRepository } from '../orders.js';
+import type { OrderListQuery, OrderRepository } from '../sqlite/orders.js';
 import type { Order, OrderFields, OrderStatus, OrderStatusEntry } from '../types.js';
 import type { Conn } from './db.js';
 import { lockAll, lockKey } from './locks.js';
 import { safeId, safeIds } from './util.js';
-import { FIELD_COLUMNS } from '../orders.js';
+import { FIELD_COLUMNS } from '../sqlite/orders.js';
 
 
 /** Column names come from FIELD_COLUMNS only; values are parameters. */

@@ -6,7 +6,7 @@
  * assign, in one transaction) and a plan commit of the same company never interleave.
  */
 import type { Async } from '../port.js';
-import type { NewPosition, PositionRow, RouteListQuery, RouteRepository, RouteRow, RouteStatus, StopRow, StopStatus } from '../routes.js';
+import type { NewPosition, PositionRow, RouteListQuery, RouteRepository, RouteRow, RouteStatus, StopRow, StopStatus } from '../sqlite/routes.js';
 import type { Conn } from './db.js';
 import { lockAll, lockKey } from './locks.js';
 import { safeId } from './util.js';

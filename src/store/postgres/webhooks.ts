@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Async } from '../port.js';
-import { PAUSE_AFTER_FAILING_MS, type WebhookRepository } from '../webhooks.js';
+import { PAUSE_AFTER_FAILING_MS, type WebhookRepository } from '../sqlite/webhooks.js';
 import type { WebhookEvent, WebhookSubscription } from '../types.js';
 import type { Conn } from './db.js';
 import { safeId } from './util.js';

@@ -6,10 +6,10 @@
  * outbox, even to a kill -9. (The job service still emits the events on its bus afterwards, for
  * in-process listeners; nothing publishes them again.)
  */
-import type { JobRecord } from '../jobs/ports.js';
-import { toJobView } from '../jobs/view.js';
-import { SqliteWebhookOutbox } from '../webhooks/outbox.js';
-import { deliveriesFor } from '../webhooks/publish.js';
+import type { JobRecord } from '../../jobs/ports.js';
+import { toJobView } from '../../jobs/view.js';
+import { SqliteWebhookOutbox } from '../../webhooks/outbox.js';
+import { deliveriesFor } from '../../webhooks/publish.js';
 import type { Db } from './db.js';
 import { SqlitePlanningStore } from './planning.js';
 import { WebhookRepository } from './webhooks.js';

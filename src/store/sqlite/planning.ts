@@ -20,7 +20,7 @@ import type {
   PlanningStore,
   PlanningVehicle,
   Warehouse,
-} from '../jobs/ports.js';
+} from '../../jobs/ports.js';
 import {
   IDEMPOTENCY_WINDOW_MS,
   IdempotencyKeyReusedError,
@@ -28,10 +28,10 @@ import {
   LeaseLostError,
   TooManyJobsError,
   type IdempotencyKey,
-} from '../jobs/ports.js';
+} from '../../jobs/ports.js';
 import type { Db } from './db.js';
 import type { Migration } from './migrations.js';
-import { webhookOutboxSchema } from '../webhooks/outbox.js';
+import { webhookOutboxSchema } from '../../webhooks/outbox.js';
 
 export const planningMigration: Migration = {
   version: 2,

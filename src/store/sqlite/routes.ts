@@ -11,7 +11,7 @@
  */
 import type { Db } from './db.js';
 import type { Migration } from './migrations.js';
-import type { OrderStatus } from './types.js';
+import type { OrderStatus } from '../types.js';
 
 export const dispatchMigration: Migration = {
   version: 3,

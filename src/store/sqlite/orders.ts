@@ -1,5 +1,5 @@
 import { prepare, type Db } from './db.js';
-import type { Order, OrderFields, OrderStatus, OrderStatusEntry } from './types.js';
+import type { Order, OrderFields, OrderStatus, OrderStatusEntry } from '../types.js';
 
 export interface OrderListQuery {
   status?: OrderStatus;

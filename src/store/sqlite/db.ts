@@ -1,4 +1,4 @@
-import { Database, type Statement } from './sqlite-driver.js';
+import { Database, type Statement } from './driver.js';
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { migrations as defaultMigrations, type Migration } from './migrations.js';

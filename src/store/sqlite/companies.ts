@@ -1,5 +1,5 @@
 import { prepare, type Db } from './db.js';
-import type { Company } from './types.js';
+import type { Company } from '../types.js';
 
 /** What `admin company update` may change. */
 export interface CompanyChange {

@@ -1,5 +1,5 @@
 import { prepare, type Db } from './db.js';
-import type { Vehicle, Warehouse } from './types.js';
+import type { Vehicle, Warehouse } from '../types.js';
 
 export class WarehouseRepository {
   constructor(private readonly db: Db) {}

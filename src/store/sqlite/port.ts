@@ -7,10 +7,10 @@
  * `fn` waits on nothing but these repositories, so a transaction holds the gate for the time of
  * its statements only.
  */
-import type { PlanCommitTx, PlanningStore } from '../jobs/ports.js';
-import { SqliteWebhookOutbox } from '../webhooks/outbox.js';
+import type { PlanCommitTx, PlanningStore } from '../../jobs/ports.js';
+import { SqliteWebhookOutbox } from '../../webhooks/outbox.js';
 import { OutboxPlanningStore } from './planning-outbox.js';
-import type { Repositories, StorePort } from './port.js';
+import type { Repositories, StorePort } from '../port.js';
 import type { Store } from './store.js';
 
 /** Every method of `target` made asynchronous, each call first waiting for `ready()`. */

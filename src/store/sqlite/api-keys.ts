@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { prepare, type Db } from './db.js';
-import type { ApiKey, Scope } from './types.js';
+import type { ApiKey, Scope } from '../types.js';
 
 interface KeyRow {
   id: number;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { prepare, type Db } from './db.js';
-import type { WebhookEvent, WebhookSubscription } from './types.js';
+import type { WebhookEvent, WebhookSubscription } from '../types.js';
 
 interface Row extends Omit<WebhookSubscription, 'events' | 'active'> {
   events: string;

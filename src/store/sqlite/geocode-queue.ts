@@ -1,5 +1,5 @@
 import { prepare, type Db } from './db.js';
-import type { GeocodeTask } from './types.js';
+import type { GeocodeTask } from '../types.js';
 
 /**
  * The persisted geocoding queue: one row per order whose address waits for coordinates. A row
