@@ -28,7 +28,7 @@ import { registerDispatcherPage, type DispatcherPageOptions } from './web.js';
 export const API_PREFIX = PUBLIC_PREFIX;
 
 export interface AppOptions {
-  /** The storage port, or the SQLite store (used through its one port, sqlite-port.ts). */
+  /** The storage port, or the SQLite store (used through its one port, src/store/sqlite/port.ts). */
   store: Store | StorePort;
   events?: ServiceEvents;
   /** Queue new and changed addresses for geocoding (false for the `none` provider). Default true. */

@@ -1,6 +1,6 @@
 /**
  * The PostgreSQL schema: the same versions, tables, columns and meaning as the SQLite migrations
- * (src/store/migrations.ts, src/store/planning.ts, src/store/routes.ts), in PostgreSQL's dialect.
+ * (src/store/sqlite/migrations.ts), in PostgreSQL's dialect.
  * Append new migrations at the end; never edit one that has shipped.
  *
  * Dialect choices, the same values in and out as SQLite:
