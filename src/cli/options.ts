@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { withNegativeValues } from './argv.js';
+import { parseRoadModel } from './travel-flags.js';
 import { UsageError } from './usage-error.js';
 import type { GeocoderName } from '../geocode/providers.js';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../http/rate-limit.js';
@@ -25,6 +26,10 @@ export interface ServeConfig {
   addressBook: string;
   matrix: 'haversine' | 'osrm';
   osrmUrl?: string;
+  /** `--speed-kmh`: haversine at one fixed speed instead of the travel curve. */
+  speedKmh?: number;
+  /** `--detour-factor`: road metres per great-circle metre (default 1.3). */
+  detourFactor?: number;
   workers?: number;
   demo: boolean;
   logLevel: string;
@@ -121,6 +126,8 @@ const WORK_OPTIONS = {
   'address-book': { type: 'string' },
   matrix: { type: 'string', default: 'haversine' },
   'osrm-url': { type: 'string' },
+  'speed-kmh': { type: 'string' },
+  'detour-factor': { type: 'string' },
   workers: { type: 'string' },
   'log-level': { type: 'string', default: 'info' },
   help: { type: 'boolean', short: 'h' },
@@ -143,6 +150,8 @@ export function parseWorkOptions(v: {
   'address-book'?: string;
   matrix: string;
   'osrm-url'?: string;
+  'speed-kmh'?: string;
+  'detour-factor'?: string;
   workers?: string;
   'log-level': string;
 }) {
@@ -154,6 +163,10 @@ export function parseWorkOptions(v: {
     if (url !== undefined && !/^https?:\/\/\S+$/.test(url)) throw new UsageError(`--${name}: expected an http(s) URL, got '${url}'`);
   }
   if (v.matrix === 'osrm' && v['osrm-url'] === undefined) throw new UsageError('--matrix osrm needs --osrm-url');
+  const road = parseRoadModel(v);
+  for (const flag of ['speed-kmh', 'detour-factor'] as const) {
+    if (v.matrix === 'osrm' && v[flag] !== undefined) throw new UsageError(`--${flag}: applies to --matrix haversine only (OSRM answers with road times and distances)`);
+  }
   if (v.workers !== undefined && (!/^\d{1,3}$/.test(v.workers) || Number(v.workers) < 1)) {
     throw new UsageError(`--workers: expected a positive integer, got '${v.workers}'`);
   }
@@ -168,6 +181,7 @@ export function parseWorkOptions(v: {
     addressBook,
     matrix: v.matrix as 'haversine' | 'osrm',
     osrmUrl: v['osrm-url'],
+    ...road,
     workers: v.workers === undefined ? undefined : Number(v.workers),
     logLevel: v['log-level'],
   };
@@ -176,7 +190,7 @@ export function parseWorkOptions(v: {
 // ---- serve
 
 const SERVE =
-  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--workers N] [--demo] [--log-level info] [--rate-limit 1200] [--redis redis://HOST:PORT] [--redis-prefix PREFIX] [--jobs on|off] [--tiles URL-TEMPLATE] [--tiles-attribution TEXT] [--public-url URL] [--metrics-port N] ' + FLOW_SERVE_USAGE;
+  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--speed-kmh N] [--detour-factor F] [--workers N] [--demo] [--log-level info] [--rate-limit 1200] [--redis redis://HOST:PORT] [--redis-prefix PREFIX] [--jobs on|off] [--tiles URL-TEMPLATE] [--tiles-attribution TEXT] [--public-url URL] [--metrics-port N] ' + FLOW_SERVE_USAGE;
 
 const SERVE_OPTIONS = {
   host: { type: 'string', default: '127.0.0.1' },
@@ -259,7 +273,7 @@ export function parseMetricsPort(value: string | undefined): number | undefined 
 // ---- worker
 
 const WORKER =
-  'worker --db PATH [--workers N] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--log-level info] [--metrics-port N] [--metrics-host 127.0.0.1] ' +
+  'worker --db PATH [--workers N] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--speed-kmh N] [--detour-factor F] [--log-level info] [--metrics-port N] [--metrics-host 127.0.0.1] ' +
   FLOW_SERVE_USAGE;
 
 const WORKER_OPTIONS = {
@@ -278,6 +292,8 @@ export interface WorkerConfig {
   addressBook: string;
   matrix: 'haversine' | 'osrm';
   osrmUrl?: string;
+  speedKmh?: number;
+  detourFactor?: number;
   logLevel: string;
   flow: FlowServeOptions;
   /** `--metrics-port`: /healthz, /readyz and /metrics there (on `--metrics-host`). */

@@ -40,6 +40,8 @@ export async function main(argv: string[]): Promise<number> {
     workers: config.workers,
     matrix: config.matrix,
     osrmUrl: config.osrmUrl,
+    speedKmh: config.speedKmh,
+    detourFactor: config.detourFactor,
     jobTimeLimitSec: config.flow?.jobTimeLimitSec,
     webhookTimeoutMs: config.flow?.webhookTimeoutMs,
     webhookRetryDelaysMs: config.flow?.webhookRetryDelaysMs,

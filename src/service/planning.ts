@@ -36,6 +36,10 @@ export interface PlanningRuntimeOptions {
   jobTimeLimitSec?: number;
   matrix?: 'haversine' | 'osrm';
   osrmUrl?: string;
+  /** `--speed-kmh`: haversine travel at one fixed speed instead of the default travel curve. */
+  speedKmh?: number;
+  /** `--detour-factor`: road metres per great-circle metre for haversine (default 1.3). */
+  detourFactor?: number;
   webhookTimeoutMs?: number;
   webhookRetryDelaysMs?: readonly number[];
   /** Vehicle positions are removed this many days after the server received them (default 30). */
@@ -68,8 +72,8 @@ export interface PlanningRuntime {
   housekeep(): Promise<void>;
 }
 
-export function matrixProvider(kind: 'haversine' | 'osrm', osrmUrl?: string): MatrixProvider {
-  if (kind === 'haversine') return haversineProvider();
+export function matrixProvider(kind: 'haversine' | 'osrm', osrmUrl?: string, road: { speedKmh?: number; detourFactor?: number } = {}): MatrixProvider {
+  if (kind === 'haversine') return haversineProvider(road);
   if (!osrmUrl) throw new Error('the osrm matrix provider needs a URL');
   return (points, signal) => osrmMatrix(points, { url: osrmUrl }, signal);
 }
@@ -94,7 +98,7 @@ export function createPlanningRuntime(options: PlanningRuntimeOptions): Planning
     store: options.metrics ? observePlanning(store.planning, bus, options.metrics) : store.planning,
     pool,
     events: bus,
-    matrix: matrixProvider(options.matrix ?? 'haversine', options.osrmUrl),
+    matrix: matrixProvider(options.matrix ?? 'haversine', options.osrmUrl, { speedKmh: options.speedKmh, detourFactor: options.detourFactor }),
     timeBudgetSec: options.jobTimeLimitSec,
     maxJobsPerCompany: options.maxJobsPerCompany,
     matrixDeadlineMs: options.matrixDeadlineMs,
