@@ -14,6 +14,7 @@ import type { Delivery, DueOptions, NewDelivery } from '../webhooks/outbox.js';
 import type {
   ApiKey,
   Company,
+  CompanyChange,
   GeocodeTask,
   NewPosition,
   Order,
@@ -35,8 +36,10 @@ import type {
 } from './types.js';
 
 export interface CompaniesPort {
-  create(input: { name: string; timezone: string }, now: string): Promise<Company>;
+  create(input: { name: string; timezone: string; speed_factor?: number }, now: string): Promise<Company>;
   get(id: number): Promise<Company | undefined>;
+  /** The company after the change, or undefined when there is none with that id. */
+  update(id: number, change: CompanyChange): Promise<Company | undefined>;
   findByName(name: string): Promise<Company | undefined>;
 }
 
@@ -202,5 +205,7 @@ export interface OutboxPort {
   release(id: string, owner: string): Promise<void>;
   get(id: string): Promise<Delivery | undefined>;
   list(): Promise<Delivery[]>;
+  /** Pending deliveries, paused subscriptions' included (the backlog metric). */
+  countPending(): Promise<number>;
 }
 

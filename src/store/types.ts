@@ -23,6 +23,8 @@ export interface Company {
   id: number;
   name: string;
   timezone: string;
+  /** Travel times of the company's plans are multiplied by it (default 1). */
+  speed_factor: number;
   created_at: string;
 }
 
@@ -127,6 +129,13 @@ export interface WebhookSubscription {
   secret: string;
   active: boolean;
   created_at: string;
+}
+
+/** What `admin company update` may change. */
+export interface CompanyChange {
+  name?: string;
+  timezone?: string;
+  speed_factor?: number;
 }
 
 // ---- orders (list query, field columns), routes and positions, webhooks: shared by both adapters ----

@@ -221,7 +221,7 @@ export class PgPlanningStore implements PlanningStore {
 
   async getCompany(companyId: number): Promise<Company | undefined> {
     if (!Number.isSafeInteger(companyId)) return undefined;
-    return this.db.one<Company>('SELECT id, timezone FROM companies WHERE id = $1', [companyId]);
+    return this.db.one<Company>('SELECT id, timezone, speed_factor AS "speedFactor" FROM companies WHERE id = $1', [companyId]);
   }
 
   getOrdersByIds(companyId: number, ids: number[]): Promise<PlanningOrder[]> {

@@ -150,7 +150,7 @@ export class SqlitePlanningStore implements PlanningStore {
   }
 
   getCompany(companyId: number): Company | undefined {
-    return this.db.prepare(`SELECT id, timezone FROM companies WHERE id = ?`).get(companyId) as Company | undefined;
+    return this.db.prepare(`SELECT id, timezone, speed_factor AS "speedFactor" FROM companies WHERE id = ?`).get(companyId) as Company | undefined;
   }
 
   getOrdersByIds(companyId: number, ids: number[]): PlanningOrder[] {
