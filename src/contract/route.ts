@@ -4,7 +4,7 @@
  * src/http/route-routes.ts return their types.
  */
 import { z } from 'zod';
-import { ROUTE_STATUSES, STOP_STATUSES } from '../store/sqlite/routes.js';
+import { ROUTE_STATUSES, STOP_STATUSES } from '../store/types.js';
 import { decimalString, timestamp, wireDate } from './wire.js';
 
 const routeFields = {

@@ -3,11 +3,11 @@
  * src/contract/ (zod: the order in and out, the planning request and job, routes and stops) come
  * from their schemas (json-schema.ts); the rest are still written here as JSON Schema 2020-12
  * (to move: pages, bulk results, order history, tracking, the dispatch API's bodies), closed
- * (`additionalProperties: false`) and with every field the server always sends in `required`, so a generated client sees the fields as they are and the conformance test
+ * (`additionalProperties: false`) and with every field the server always sends in `required`, so
+ * a generated client sees the fields as they are and the conformance test
  * (test/helpers/openapi-conformance.ts) catches a field the server sends but the document omits.
  */
-import { ROUTE_STATUSES } from '../store/sqlite/routes.js';
-import { ORDER_STATUSES } from '../store/types.js';
+import { ORDER_STATUSES, ROUTE_STATUSES } from '../store/types.js';
 import { SETTABLE_STOP_STATUSES } from '../service/dispatch.js';
 import { jsonSchemaOf } from '../contract/json-schema.js';
 import { orderCreateSchema, orderPatchSchema, orderSchema } from '../contract/order.js';
