@@ -21,6 +21,19 @@ import { checkSolution } from '../test/helpers/checker.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
+const USAGE = `usage: npm run bench -- [--set solomon|homberger200|homberger400|homberger1000] [--time-limit S] [--threads N]
+       [--seed N] [--iterations N] [--only PREFIX] [--objective distance|duration|vehicles] [--sample K]
+       [--no-decompose] [--fleet] [--off-centre SHARE] [--halves SHARE] [--write]
+
+Solves every instance of the set in this process (warm: threads start before the clock), checks
+each solution with the independent checker and prints the gap to the distance BKS per class.
+--sample K takes every K-th instance; --write puts the tables into bench/RESULTS.md.
+For cold processes side by side with PyVRP see bench/peers.ts.`;
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  process.stdout.write(USAGE + '\n');
+  process.exit(0);
+}
+
 function arg(name: string, fallback?: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : fallback;

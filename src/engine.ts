@@ -9,7 +9,7 @@ export { JobService, defaultBudgetSec, type JobServiceOptions, type SolveRunner 
 export { MemoryPlanningStore } from './jobs/memory-store.js';
 export { EventBus, type PlannerEvent, type EventName, type EventPayloads } from './jobs/events.js';
 export { PlanningInputError, JobServiceClosedError, MAX_ORDERS_PER_JOB, problemDetail, type PlanningProblem } from './jobs/errors.js';
-export { planningRequestSchema, type PlanningRequest } from './jobs/request.js';
+export { planningRequestSchema, type PlanningRequest } from './contract/planning.js';
 export { toJobView, type JobView } from './jobs/view.js';
 export { haversineProvider, type MatrixProvider } from './jobs/problem.js';
 export { DayAxis } from './jobs/time.js';

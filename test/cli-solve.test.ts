@@ -55,6 +55,13 @@ describe('delivery-planner solve', () => {
     expect(JSON.parse(readFileSync(out, 'utf8')).routes.length).toBeGreaterThan(0);
   });
 
+  it('prints its usage once on --help and exits 0', () => {
+    const r = runCli(['solve', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.startsWith('usage: delivery-planner solve FILE')).toBe(true);
+    expect(r.stdout.match(/usage:/g)).toHaveLength(1);
+  });
+
   it('exits 2 with one line on bad arguments', () => {
     for (const args of [['solve'], ['solve', 'x.txt', '--rounding', 'round'], ['solve', 'x.txt', '--time-limit', '-1'], ['solve', 'x.txt', '--bogus']]) {
       const r = runCli(args);

@@ -98,7 +98,7 @@ function oneLine(text: string): string {
 export async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
   if (args === 'help') {
-    process.stdout.write(`usage: delivery-planner ${USAGE}\n`);
+    process.stdout.write(`${USAGE}\n`);
     return 0;
   }
   let text: string;

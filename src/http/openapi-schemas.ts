@@ -9,7 +9,9 @@ import { z } from 'zod';
 import { ROUTE_STATUSES, STOP_STATUSES } from '../store/sqlite/routes.js';
 import { ORDER_STATUSES, ORDER_TYPES } from '../store/types.js';
 import { SETTABLE_STOP_STATUSES } from '../service/dispatch.js';
+import { jsonSchemaOf } from '../contract/json-schema.js';
 import { orderCreateSchema, orderPatchSchema } from '../contract/order.js';
+import { planningRequestSchema } from '../contract/planning.js';
 
 type Schema = Record<string, unknown>;
 
@@ -187,17 +189,7 @@ export function componentSchemas(): Record<string, Schema> {
       },
       'Status history, oldest first (contract 2.6)',
     ),
-    PlanningJobRequest: {
-      type: 'object',
-      description: 'At least one of order_ids and external_ids (their union is planned; at most 500 orders). null is the same as a field not sent.',
-      properties: {
-        order_ids: { type: ['array', 'null'], items: int, maxItems: 10_000 },
-        external_ids: { type: ['array', 'null'], items: { type: 'string', maxLength: 128 }, maxItems: 10_000 },
-        vehicle_ids: { type: ['array', 'null'], items: int, maxItems: 10_000, description: 'exactly one pins the route to it; two or more are ignored' },
-        warehouse_id: { type: ['integer', 'null'], description: 'departure warehouse; without it each vehicle uses its own' },
-      },
-      additionalProperties: false,
-    },
+    PlanningJobRequest: jsonSchemaOf(planningRequestSchema, { nullAsType: true }),
     PlanningJobResult: jobResult,
     PlanningJob: record(
       {

@@ -6,7 +6,7 @@
  */
 import { MAX_ORDERS_PER_JOB, JobServiceClosedError, PlanningInputError, type PlanningProblem } from './errors.js';
 import { IDEMPOTENCY_WINDOW_MS, IdempotencyKeyReusedError, IdempotentReplayError, type IdempotencyKey, type PlanningOrder, type PlanningStore } from './ports.js';
-import type { PlanningRequest } from './request.js';
+import type { PlanningRequest } from '../contract/planning.js';
 import { toJobView, type JobView } from './view.js';
 
 export const DEFAULT_MAX_JOBS_PER_COMPANY = 4;

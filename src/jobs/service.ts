@@ -22,7 +22,7 @@ import { JobIntake } from './intake.js';
 import { DatePlanner } from './plan-date.js';
 import type { IdempotencyKey, PlanningStore } from './ports.js';
 import { haversineProvider, type MatrixProvider } from './problem.js';
-import type { PlanningRequest } from './request.js';
+import type { PlanningRequest } from '../contract/planning.js';
 import { JobRunner } from './runner.js';
 import { SolveScheduler, type SolveRunner } from './scheduler.js';
 import type { JobView } from './view.js';

@@ -25,10 +25,16 @@ export type MatrixInput =
   | {
       kind: 'haversine';
       coordinates: Array<[lat: number, lon: number]>;
-      /** Average speed in km/h; durations come out in seconds. */
-      speedKmh: number;
+      /**
+       * A fixed average speed in km/h (time proportional to length); absent: the default travel
+       * curve of model/travel-time.ts (town speed on short hops, road speed on long ones).
+       * Durations come out in seconds.
+       */
+      speedKmh?: number;
       /** Multiplier on the great-circle distance (roads are not straight); default 1.3. */
       detourFactor?: number;
+      /** Multiplier on every travel time (a company's speed factor); default 1. */
+      timeFactor?: number;
     }
   /** Given square matrices; `null` means there is no road from row to column. */
   | {

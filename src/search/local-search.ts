@@ -176,7 +176,7 @@ export class LocalSearch {
       const modifiedAt = this.modifiedAt;
       const lastTested = this.lastTested;
       for (const u of order) {
-        if ((++counter & 31) === 0 && env.timeUp()) {
+        if ((++counter & 7) === 0 && env.timeUp()) {
           this.countSkipped();
           return any;
         }

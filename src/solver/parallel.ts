@@ -9,7 +9,8 @@
  * This file is the solver's one edge (threads, files); the search itself stays pure.
  */
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { ProblemInput, SolveOptions, SolveResult } from '../model/input.js';
 import { matrixSize } from '../model/matrix.js';
@@ -98,6 +99,9 @@ export interface ParallelEnv {
   /** One matrix in shared memory for all threads, built by the first (default true); false: each
    *  thread builds its own (benchmarks compare the two). */
   shareMatrix?: boolean;
+  /** With an iteration budget: this many epochs instead of one per 2,000 iterations (tests, so a
+   *  small budget of work still runs sector epochs). */
+  epochs?: number;
 }
 
 export async function solveParallel(input: ProblemInput, options: SolveOptions = {}, env: ParallelEnv = {}): Promise<SolveResult> {
@@ -109,9 +113,11 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
   const timeLimit = iterations === undefined ? (options.timeLimit ?? 1) : options.timeLimit;
   // Epochs of at least ~2.5 s (or 2,000 iterations): every restart costs a local search and a
   // reheated schedule, which short runs cannot pay back; below that the threads run independently.
-  const epochs = iterations !== undefined ? Math.max(1, Math.min(10, Math.floor(iterations / 2000))) : Math.max(1, Math.min(30, Math.floor((timeLimit ?? 1) / 2.5)));
+  const epochs = iterations !== undefined && env.epochs !== undefined ? Math.max(1, Math.floor(env.epochs)) : iterations !== undefined ? Math.max(1, Math.min(10, Math.floor(iterations / 2000))) : Math.max(1, Math.min(30, Math.floor((timeLimit ?? 1) / 2.5)));
   const deadline = timeLimit === undefined ? Infinity : started + timeLimit * 1000;
   const seed = options.seed ?? 1;
+  // one epoch and no threads kept for later: the main thread searches too (see mainAndWorkers)
+  if (epochs === 1 && !env.keepThreads) return mainAndWorkers(problem, options, threads, started, timeLimit, iterations, seed);
   const key = `${process.pid}-${++solveCounter}-${started}`;
   const wallDeadline = timeLimit === undefined ? undefined : Date.now() + timeLimit * 1000;
   // Only the buffers are allocated here; a worker fills them. Only the first task carries an
@@ -240,3 +246,79 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
   }
   return { ...best!, stats: { elapsedMs: globalThis.performance.now() - started, iterations: totalIterations } };
 }
+
+/**
+ * How long a thread's answer is waited for past the deadline (a share of the budget, at least
+ * 50 ms) before the solve goes on without it.
+ */
+const LATE_SHARE = 0.03;
+
+/**
+ * A solve of one epoch (budgets under 5 s, or under 4,000 iterations) on `threads` threads: the
+ * main thread runs thread 0's search itself, at once, while threads 1.. start beside it on plain
+ * worker threads that are handed their task as they start (no pool: a pool hands out work only
+ * when the main thread's event loop turns, and here it is busy searching). Thread start-up
+ * (an isolate, the module, a cold JIT: 0.1-0.5 s) thus overlaps the main thread's own start, and
+ * thread 0 is exactly the one-thread solve: `--threads 2` is never worse than `--threads 1` when
+ * the second core is free. Until session 26 every thread was a pool worker and the main thread
+ * only waited: at 1 s the threads' start-up came out of the budget (Solomon, quiet machine: 2.06 %
+ * on two threads against 1.12 % on one, 1.75 s of wall time). Each worker gets the absolute
+ * deadline; an answer that comes more than LATE_SHARE of the budget late is not waited for.
+ * With an iteration budget every answer is waited for, and the same seed gives the same solution.
+ */
+async function mainAndWorkers(problem: ProblemInput, options: SolveOptions, threads: number, started: number, timeLimit: number | undefined, iterations: number | undefined, seed: number): Promise<SolveResult> {
+  const wallDeadline = timeLimit === undefined ? undefined : Date.now() - (globalThis.performance.now() - started) + timeLimit * 1000;
+  const optionsOf = (w: number): SolveOptions => ({ ...options, threads: undefined, validate: false, seed: seed + 7919 * w + w, timeLimit, iterations });
+  const workers: Worker[] = [];
+  const answers: Array<Promise<SolveResult | null>> = [];
+  for (let w = 1; w < threads; w++) {
+    const worker = new Worker(WORKER_BOOT, { eval: true, workerData: { file: pathToFileURL(workerFile()).href, deadline: wallDeadline, task: { key: `main-${w}`, problem, options: optionsOf(w), deadline: wallDeadline } } });
+    workers.push(worker);
+    answers.push(
+      new Promise((resolve) => {
+        worker.once('message', (m: { result?: SolveResult }) => resolve(m.result ?? null));
+        worker.once('error', () => resolve(null));
+        worker.once('exit', () => resolve(null));
+      }),
+    );
+  }
+  try {
+    const main = solve(problem, { ...optionsOf(0), timeLimit: timeLimit === undefined ? undefined : Math.max(0.001, timeLimit - (globalThis.performance.now() - started) / 1000) });
+    let late: ReturnType<typeof setTimeout> | undefined;
+    const grace = timeLimit === undefined ? undefined : Math.max(50, LATE_SHARE * timeLimit * 1000, started + timeLimit * 1000 - globalThis.performance.now());
+    const others = await Promise.race([
+      Promise.all(answers),
+      ...(grace === undefined ? [] : [new Promise<null[]>((resolve) => (late = setTimeout(() => resolve(answers.map(() => null)), grace)))]),
+    ]);
+    if (late !== undefined) clearTimeout(late);
+    let best = main;
+    let bestScore = resultScore(main, options.objective);
+    let total = main.stats.iterations;
+    for (const r of others) {
+      if (r === null) continue;
+      total += r.stats.iterations;
+      const s = resultScore(r, options.objective);
+      if (betterScore(s, bestScore)) {
+        best = r;
+        bestScore = s;
+      }
+    }
+    return { ...best, stats: { elapsedMs: globalThis.performance.now() - started, iterations: total } };
+  } finally {
+    for (const worker of workers) void worker.terminate();
+  }
+}
+
+/**
+ * A plain worker thread's entry: loads the epoch function (the same file the pool uses) and runs
+ * its one task with what is left of the budget; posts the result, or nothing on failure.
+ */
+const WORKER_BOOT = `
+const { parentPort, workerData } = require('node:worker_threads');
+import(workerData.file).then(async (m) => {
+  const run = typeof m.default === 'function' ? m.default : m.default.default;
+  const task = workerData.task;
+  if (workerData.deadline !== undefined) task.options.timeLimit = Math.max(0.001, (workerData.deadline - Date.now()) / 1000);
+  parentPort.postMessage({ result: await run(task) });
+}).catch(() => process.exit(1));
+`;

@@ -88,15 +88,26 @@ function keptRoutes(p: Problem): NonNullable<SolveOptions['initialRoutes']> {
 const SECOND_START_SHARE = 0.3;
 
 /**
- * Two starts, the better one kept after a local search each: savings (then regret insertion of what
- * it leaves out), and regret insertion of every order into an empty fleet. Savings is the better
- * start on long-route instances with a fleet that fits its routes (Solomon R2, RC2); regret
- * insertion when savings opens too many routes (Homberger 1000, R1) or hands routes to the wrong
- * vehicles (several depots, mixed fleets): 720 against 860 km after the local search on the
- * 500-order city, 58.3 against 68.2 thousand on R1_10_1. The second start is abandoned when it
- * would take more than SECOND_START_SHARE of the budget. With `start` 'regret' only the regret
- * start runs, and only the hard deadline stops it (solveParallel's second thread, first epoch,
- * from 600 orders on).
+ * Below this many orders the regret start comes first, from it on the savings start. After the
+ * local search the regret start is the better one on 42 of the 56 Solomon instances (R1 and R2,
+ * RC1 and RC2 almost always: R101 1667 with 21 routes against 1742 with 23), on Homberger 200
+ * R1_2_1 and on Homberger 1000 R1_10_1 and RC2_10_1 (session 26, .scratch measurements in
+ * docs/engine.md). Up to a few hundred orders it costs about what the savings start costs
+ * (R1_2_1: 80 against 190 ms with its local search); at 1,000 orders five times more (1.1 against
+ * 0.35 s), so there the fast savings start comes first and the regret start follows when the
+ * budget allows.
+ */
+export const REGRET_FIRST_BELOW = 600;
+
+/**
+ * Two starts, the better one kept after a local search each: regret insertion of every order into
+ * an empty fleet, and savings (then regret insertion of what it leaves out). The one more likely
+ * to win comes first (REGRET_FIRST_BELOW), so that whatever cuts the second one short (a short
+ * budget, or a core shared with other work: the second start is abandoned once it would take the
+ * solve past SECOND_START_SHARE of its budget) leaves the better start. Until session 26 savings
+ * always came first: R101 at 1 s beside a CPU hog on the same core lost the regret start and
+ * ended at 1731.6 with 22 routes (+5.7 %). With `start` 'regret' only the regret start runs, and
+ * only the hard deadline stops it (solveParallel's second thread, first epoch, from 600 orders on).
  */
 export function constructStart(sol: SearchSolution, probe: RouteProbe, neighbours: { k: number; list: Int32Array }, rng: Rng, stop: Stop, start?: 'regret'): void {
   const p = sol.p;
@@ -106,15 +117,26 @@ export function constructStart(sol: SearchSolution, probe: RouteProbe, neighbour
     regretStart(sol, probe, env);
     return;
   }
-  regretInsert(sol, savingsConstruct(sol, neighbours), probe);
-  polish(sol, probe, env);
+  const regretFirst = p.nOrders < REGRET_FIRST_BELOW;
+  if (regretFirst) regretStart(sol, probe, env);
+  else savingsStart(sol, probe, neighbours, env);
   if (stop.done() || p.nOrders === 0) return;
   const tooLong = () => stop.timeUp() || stop.progress() > SECOND_START_SHARE;
-  const other = new SearchSolution(p, sol.costs);
-  const left = regretStart(other, probe, { ...env, timeUp: tooLong });
   if (tooLong()) return;
-  const better = left.length < sol.unassignedCount() || (left.length === sol.unassignedCount() && other.cost() < sol.cost() - 1e-9);
+  const other = new SearchSolution(p, sol.costs);
+  const secondEnv = { ...env, timeUp: tooLong };
+  if (regretFirst) savingsStart(other, probe, neighbours, secondEnv);
+  else regretStart(other, probe, secondEnv);
+  if (tooLong()) return;
+  const left = other.unassignedCount();
+  const better = left < sol.unassignedCount() || (left === sol.unassignedCount() && other.cost() < sol.cost() - 1e-9);
   if (better) sol.restore(other.snapshot());
+}
+
+/** Savings, regret insertion of what it leaves out, polished unless `env.timeUp` says stop. */
+function savingsStart(sol: SearchSolution, probe: RouteProbe, neighbours: { k: number; list: Int32Array }, env: LocalSearchEnv): void {
+  regretInsert(sol, savingsConstruct(sol, neighbours), probe);
+  if (!env.timeUp()) polish(sol, probe, env);
 }
 
 /** The local search to a local optimum, then the vehicle reassignment (and the search again when it moved a route). */

@@ -1,6 +1,6 @@
 /**
  * The storage port: what the service needs of a database, the same for every adapter (SQLite in
- * src/store/*.ts, PostgreSQL in src/store/postgres/). Every method is asynchronous here; the
+ * src/store/sqlite/, PostgreSQL in src/store/postgres/). Every method is asynchronous here; the
  * SQLite repositories are synchronous (better-sqlite3) and are the reference for names, arguments
  * and answers: `Async<Repository>` turns one into its port.
  *

@@ -23,6 +23,8 @@ export interface Company {
   id: number;
   name: string;
   timezone: string;
+  /** Travel times of the company's plans are multiplied by it (default 1). */
+  speed_factor: number;
   created_at: string;
 }
 

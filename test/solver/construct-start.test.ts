@@ -1,7 +1,8 @@
 /**
- * The two starts of `solve`: savings (plus regret insertion of its leftovers) and regret insertion
- * into an empty fleet, each followed by a local search; the better one is kept, and the second is
- * abandoned when the budget is short.
+ * The two starts of `solve`: regret insertion into an empty fleet and savings (plus regret
+ * insertion of its leftovers), each followed by a local search; the better one is kept. Below
+ * REGRET_FIRST_BELOW orders the regret start comes first, and the savings start is abandoned when
+ * the budget is short (or the core is shared: the clock runs while the solve waits).
  */
 import { describe, expect, it } from 'vitest';
 import { buildProblem, costModel } from '../../src/model/problem.js';
@@ -12,12 +13,12 @@ import { savingsConstruct } from '../../src/construct/savings.js';
 import { LocalSearch } from '../../src/search/local-search.js';
 import { VehicleReassign } from '../../src/search/reassign.js';
 import { buildNeighbours } from '../../src/search/neighbourhood.js';
-import { constructStart } from '../../src/solver/solve.js';
+import { constructStart, REGRET_FIRST_BELOW } from '../../src/solver/solve.js';
 import { Rng } from '../../src/solver/rng.js';
 import { Stop } from '../../src/solver/stop.js';
 import type { ProblemInput } from '../../src/model/input.js';
 import { assertSearchFeasible } from '../helpers/search-result.js';
-import { lcg, randomProblem } from '../helpers/problems.js';
+import { lcg, randomProblem, solomon } from '../helpers/problems.js';
 
 /** Two depots at opposite corners, vans and trucks at each, windows: where savings starts badly. */
 function twoDepots(seed: number): ProblemInput {
@@ -48,20 +49,24 @@ function start(input: ProblemInput, seed: number, stop: Stop, kind?: 'regret') {
 }
 
 /** The regret start alone: every order into an empty fleet, then the local search (and the
- *  vehicle reassignment), with the same random stream as constructStart's. */
+ *  vehicle reassignment), with the same random stream as constructStart's; counts its clock
+ *  readings (one a round of the insertion, some in the local search). */
 function regretOnly(input: ProblemInput, seed: number) {
   const p = buildProblem(input);
   const sol = new SearchSolution(p, costModel(p, 'distance'));
   const probe = new RouteProbe(p, sol.costs);
   const neighbours = buildNeighbours(p);
-  regretInsert(sol, Array.from({ length: p.nOrders }, (_, i) => i), probe);
+  let clockReadings = 0;
+  const timeUp = () => (clockReadings++, false);
+  regretInsert(sol, Array.from({ length: p.nOrders }, (_, i) => i), probe, 1, timeUp);
+  clockReadings++;
   const rng = new Rng(seed);
   const ls = new LocalSearch(sol);
   ls.touchAll();
-  const env = { neighbours, shuffle: (a: number[]) => rng.shuffle(a), timeUp: () => false };
+  const env = { neighbours, shuffle: (a: number[]) => rng.shuffle(a), timeUp };
   ls.run(env);
   if (new VehicleReassign(sol, probe).run().length > 0) ls.run(env);
-  return sol;
+  return Object.assign(sol, { clockReadings });
 }
 
 /** The savings start alone (with its vehicle reassignment), with the same random stream as
@@ -83,12 +88,14 @@ function savingsOnly(input: ProblemInput, seed: number) {
 
 describe('constructStart', () => {
   for (const seed of [31, 32, 33]) {
-    it(`keeps a start no worse than savings alone, feasible with every order once (two depots, seed ${seed})`, () => {
+    it(`keeps the regret start or a better one, feasible with every order once (two depots, seed ${seed})`, () => {
       const input = twoDepots(seed);
       const { sol } = start(input, seed, new Stop(() => 0, undefined, 1000));
-      const savings = savingsOnly(input, seed);
-      expect(sol.unassignedCount()).toBeLessThanOrEqual(savings.unassignedCount());
-      if (sol.unassignedCount() === savings.unassignedCount()) expect(sol.cost()).toBeLessThanOrEqual(savings.cost() + 1e-9);
+      const regret = regretOnly(input, seed);
+      expect(sol.unassignedCount()).toBeLessThanOrEqual(regret.unassignedCount());
+      if (sol.unassignedCount() === regret.unassignedCount()) {
+        if (JSON.stringify(sol.snapshot()) !== JSON.stringify(regret.snapshot())) expect(sol.cost()).toBeLessThan(regret.cost() - 1e-9);
+      }
       assertSearchFeasible(input, sol);
     });
   }
@@ -103,16 +110,32 @@ describe('constructStart', () => {
     expect(better).toBeGreaterThan(0);
   });
 
-  it('abandons the second start when the budget is short, keeping the savings start', () => {
-    const input = twoDepots(34);
-    const savings = savingsOnly(input, 34);
-    // The clock stands still through the first start (the Stop's own reading, the local search's
-    // readings, the check after it), then jumps to 40 % of the 1 s budget.
+  it('abandons the second start when the budget is short (a slow or shared core), keeping the regret start', () => {
+    // RC208: one of the Solomon instances where the savings start wins after its local search
+    const input = solomon('RC208');
+    const regret = regretOnly(input, 34);
+    // with the time, the savings start (second) wins
+    expect(start(input, 34, new Stop(() => 0, undefined, 1000)).sol.snapshot()).not.toEqual(regret.snapshot());
+    // The clock stands still through the first start (the Stop's own reading, the insertion's and
+    // the local search's readings, the checks after it), then jumps to 40 % of the 1 s budget.
     let readings = 0;
-    const stop = new Stop(() => (++readings <= savings.clockReadings + 2 ? 0 : 400), 1000, undefined);
+    const stop = new Stop(() => (++readings <= regret.clockReadings + 3 ? 0 : 400), 1000, undefined);
     const { sol } = start(input, 34, stop);
+    expect(sol.snapshot()).toEqual(regret.snapshot());
+    assertSearchFeasible(input, sol);
+  });
+
+  it('from REGRET_FIRST_BELOW orders on, savings comes first and is what a short budget keeps', () => {
+    // 600 orders: the savings start first; the clock jumps past 30 % of the budget after it
+    const input = randomProblem({ orders: REGRET_FIRST_BELOW, vehicles: 60, seed: 38, windows: true });
+    const savings = savingsOnly(input, 38);
+    let readings = 0;
+    const stop = new Stop(() => (++readings <= savings.clockReadings + 3 ? 0 : 400), 1000, undefined);
+    const { sol } = start(input, 38, stop);
     expect(sol.snapshot()).toEqual(savings.snapshot());
     assertSearchFeasible(input, sol);
+    // (the regret start, had it come first, would be another solution)
+    expect(savings.snapshot()).not.toEqual(regretOnly(input, 38).snapshot());
   });
 });
 

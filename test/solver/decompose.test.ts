@@ -3,10 +3,10 @@
  * sector, the merge keeps a sector's result only when it is no worse, and a decomposed solve on
  * real worker threads gives feasible, reproducible solutions.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { ProblemInput, SolveResult } from '../../src/model/input.js';
 import { canDecompose, depotHalves, halveRoutes, isSectorEpoch, mergeParts, sectorsPerThread, splitRoutes, type Part } from '../../src/solver/decompose.js';
-import { solveParallel } from '../../src/solver/parallel.js';
+import { closeParallelPools, solveParallel } from '../../src/solver/parallel.js';
 import { solve } from '../../src/solver/solve.js';
 import { assertFeasible } from '../helpers/checker.js';
 import { randomProblem, solomon } from '../helpers/problems.js';
@@ -211,12 +211,16 @@ describe('sectorsPerThread', () => {
 });
 
 describe('solveParallel on sectors', () => {
+  afterAll(() => closeParallelPools());
+
   it('many short routes: each thread takes several sectors in turn; feasible, every order once, reproducible', async () => {
-    // about 80 routes of 3-4 orders (capacity 40, weights 1-20): four sectors a thread
-    const input = randomProblem({ orders: 300, vehicles: 120, seed: 41, capacity: 40, windows: true });
+    // about 55 routes of 3-4 orders (capacity 40, weights 1-20): two or more sectors a thread.
+    // A budget of work, not time (three epochs of 300 iterations), small enough that the test
+    // takes a few seconds of CPU however busy the machine is; the second run reuses the threads.
+    const input = randomProblem({ orders: 200, vehicles: 80, seed: 41, capacity: 40, windows: true });
     const run = async () => {
       const epochs: Array<{ index: number; sectors: number; distance: number }> = [];
-      const r = await solveParallel(input, { threads: 2, iterations: 6000, seed: 4 }, { decompose: 'always', onEpoch: (e) => epochs.push(e) });
+      const r = await solveParallel(input, { threads: 2, iterations: 900, seed: 4 }, { decompose: 'always', epochs: 3, keepThreads: true, onEpoch: (e) => epochs.push(e) });
       return { r, epochs };
     };
     const a = await run();
@@ -242,7 +246,8 @@ describe('solveParallel on sectors', () => {
     const input = solomon('RC101');
     const run = async () => {
       const epochs: Array<{ index: number; sectors: number; distance: number }> = [];
-      const r = await solveParallel(input, { threads: 2, iterations: 6000, seed: 2 }, { decompose: 'always', onEpoch: (e) => epochs.push(e) });
+      // a budget of work (three epochs of 500 iterations), on the threads the file keeps
+      const r = await solveParallel(input, { threads: 2, iterations: 1500, seed: 2 }, { decompose: 'always', epochs: 3, keepThreads: true, onEpoch: (e) => epochs.push(e) });
       return { r, epochs };
     };
     const a = await run();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { openDatabase } from '../../src/store/sqlite/db.js';
 import { OrderRepository } from '../../src/store/sqlite/orders.js';
-import { planningMigration, SqlitePlanningStore } from '../../src/store/sqlite/planning.js';
+import { SqlitePlanningStore } from '../../src/store/sqlite/planning.js';
 import { describePlanningStoreContract } from '../jobs/store-contract.js';
 
 const now = '2026-11-30T07:00:00.000Z';
@@ -20,7 +20,7 @@ afterAll(() => {
 
 describePlanningStoreContract('SqlitePlanningStore', () => {
   const dir = mkdtempSync(join(tmpdir(), 'planning-store-'));
-  const db = openDatabase(join(dir, 'planner.db'), { migrations: [planningMigration] });
+  const db = openDatabase(join(dir, 'planner.db'));
   opened.push({ dir, db });
   const store = new SqlitePlanningStore(db);
   const insert = (sql: string, ...args: unknown[]) => Number(db.prepare(sql).run(...args).lastInsertRowid);

@@ -1,6 +1,6 @@
 /**
  * The PostgreSQL schema: the same versions, tables, columns and meaning as the SQLite migrations
- * (src/store/migrations.ts, src/store/planning.ts, src/store/routes.ts), in PostgreSQL's dialect.
+ * (src/store/sqlite/migrations.ts), in PostgreSQL's dialect.
  * Append new migrations at the end; never edit one that has shipped.
  *
  * Dialect choices, the same values in and out as SQLite:
@@ -319,6 +319,11 @@ export const pgMigrations: PgMigration[] = [
     version: 108,
     name: 'orders: a version counting every change (a plan commits only over the versions it read)',
     sql: `ALTER TABLE orders ADD COLUMN version INTEGER NOT NULL DEFAULT 0;`,
+  },
+  {
+    version: 109,
+    name: 'companies: a speed factor (travel times times it; admin company update --speed-factor, speed-report --apply)',
+    sql: `ALTER TABLE companies ADD COLUMN speed_factor DOUBLE PRECISION NOT NULL DEFAULT 1;`,
   },
 ];
 

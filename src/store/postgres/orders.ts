@@ -1,5 +1,5 @@
 /**
- * Orders and their status history on PostgreSQL: the answers of src/store/orders.ts.
+ * Orders and their status history on PostgreSQL: the answers of src/store/sqlite/orders.ts.
  *
  * Creation by external_id, across processes: the service looks the external_id up
  * (`findByExternalId`) and inserts when it is not there, both inside one `transaction`. In a

@@ -133,6 +133,11 @@ export class PgWebhookOutbox implements Async<WebhookOutbox> {
     return row && fromRow(row);
   }
 
+  async countPending(): Promise<number> {
+    const row = await this.db.one<{ n: string }>(`SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'pending'`);
+    return Number(row?.n ?? 0);
+  }
+
   async list(): Promise<Delivery[]> {
     return (await this.db.rows<Row>('SELECT * FROM webhook_deliveries ORDER BY created_at, id LIMIT $1', [MAX_LIST])).map(fromRow);
   }

@@ -1,6 +1,6 @@
 /**
  * The planning job layer's port (src/jobs/ports.ts) on PostgreSQL: the answers of
- * SqlitePlanningStore (src/store/planning.ts), safe with any number of processes on one database.
+ * SqlitePlanningStore (src/store/sqlite/planning.ts), safe with any number of processes on one database.
  *
  * - claimJob is ONE statement: the next claimable job (a running one whose lease ran out first,
  *   then the company whose last claim is oldest via planning_turns, then FIFO) is locked
@@ -222,7 +222,7 @@ export class PgPlanningStore implements PlanningStore {
 
   async getCompany(companyId: number): Promise<Company | undefined> {
     if (!Number.isSafeInteger(companyId)) return undefined;
-    return this.db.one<Company>('SELECT id, timezone FROM companies WHERE id = $1', [companyId]);
+    return this.db.one<Company>('SELECT id, timezone, speed_factor AS "speedFactor" FROM companies WHERE id = $1', [companyId]);
   }
 
   getOrdersByIds(companyId: number, ids: number[]): Promise<PlanningOrder[]> {

@@ -1,5 +1,5 @@
 /**
- * Routes, stops and vehicle positions on PostgreSQL: the answers of src/store/routes.ts.
+ * Routes, stops and vehicle positions on PostgreSQL: the answers of src/store/sqlite/routes.ts.
  *
  * In a transaction, `routeHoldingVehicle` first takes the company's routes lock (locks.ts), the
  * one commitPlan holds while it checks and inserts routes: a dispatcher's assignment (check, then

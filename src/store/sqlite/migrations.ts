@@ -3,14 +3,102 @@
  * Append new migrations at the end; never edit one that has shipped. Later parts of the service
  * (planning jobs, routes, stops, positions, webhook outbox) add their tables as new versions.
  */
-import { planningMigration } from './planning.js';
-import { dispatchMigration } from './routes.js';
+import { webhookOutboxSchema } from '../../webhooks/outbox.js';
 
 export interface Migration {
   version: number;
   name: string;
   sql: string;
 }
+
+/** 2: planning jobs, routes, stops, vehicle positions, webhook outbox (the planning adapter, planning.ts). */
+const PLANNING: Migration = {
+  version: 2,
+  name: 'planning jobs, routes, stops, vehicle positions, webhook outbox, order features',
+  sql: `
+    ALTER TABLE orders ADD COLUMN required_features TEXT NOT NULL DEFAULT '[]';
+
+    CREATE TABLE planning_jobs (
+      id INTEGER PRIMARY KEY,
+      company_id INTEGER NOT NULL REFERENCES companies(id),
+      status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'done', 'failed')),
+      input TEXT NOT NULL,
+      result TEXT,
+      error TEXT NOT NULL DEFAULT '',
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL
+    );
+    CREATE INDEX planning_jobs_status ON planning_jobs(status, id);
+
+    CREATE TABLE routes (
+      id INTEGER PRIMARY KEY,
+      company_id INTEGER NOT NULL REFERENCES companies(id),
+      job_id INTEGER,
+      vehicle_id INTEGER REFERENCES vehicles(id),
+      name TEXT NOT NULL,
+      date TEXT NOT NULL,
+      status TEXT NOT NULL DEFAULT 'planned'
+        CHECK (status IN ('planned', 'active', 'completed', 'archived', 'cancelled')),
+      planned_mileage_km REAL NOT NULL,
+      planned_duration_min INTEGER NOT NULL,
+      total_weight_kg REAL NOT NULL,
+      total_volume_m3 REAL NOT NULL,
+      actual_start_at TEXT,
+      actual_end_at TEXT,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL
+    );
+    CREATE INDEX routes_company ON routes(company_id, id);
+    CREATE INDEX routes_company_date ON routes(company_id, date, status);
+    CREATE INDEX routes_vehicle_date ON routes(vehicle_id, date);
+
+    CREATE TABLE route_stops (
+      id INTEGER PRIMARY KEY,
+      route_id INTEGER NOT NULL REFERENCES routes(id),
+      position INTEGER NOT NULL,
+      stop_type TEXT NOT NULL CHECK (stop_type IN ('order', 'start_depot', 'mid_depot', 'end_depot')),
+      status TEXT NOT NULL DEFAULT 'pending'
+        CHECK (status IN ('pending', 'in_progress', 'visited', 'confirmed', 'rejected', 'skipped')),
+      order_id INTEGER REFERENCES orders(id),
+      order_external_id TEXT,
+      warehouse_id INTEGER REFERENCES warehouses(id),
+      address TEXT NOT NULL,
+      lat REAL NOT NULL,
+      lon REAL NOT NULL,
+      planned_arrival_at TEXT,
+      planned_departure_at TEXT,
+      actual_arrival_at TEXT,
+      actual_departure_at TEXT,
+      UNIQUE (route_id, position)
+    );
+    CREATE INDEX route_stops_order ON route_stops(order_id);
+
+    CREATE TABLE vehicle_positions (
+      id INTEGER PRIMARY KEY,
+      company_id INTEGER NOT NULL REFERENCES companies(id),
+      vehicle_id INTEGER NOT NULL REFERENCES vehicles(id),
+      lat REAL NOT NULL,
+      lon REAL NOT NULL,
+      timestamp TEXT NOT NULL,
+      speed_kmh REAL NOT NULL,
+      heading_deg REAL NOT NULL,
+      received_at TEXT NOT NULL
+    );
+    CREATE INDEX vehicle_positions_latest ON vehicle_positions(vehicle_id, timestamp, id);
+    ${webhookOutboxSchema}
+  `,
+};
+
+/** 3: the dispatch side of routes (routes.ts). */
+const DISPATCH: Migration = {
+  version: 3,
+  name: 'dispatch: vehicle assignment of routes',
+  sql: `
+    ALTER TABLE routes ADD COLUMN assigned_vehicle_id INTEGER REFERENCES vehicles(id);
+    ALTER TABLE routes ADD COLUMN vehicle_assigned_at TEXT;
+    CREATE INDEX route_stops_route ON route_stops(route_id, position);
+  `,
+};
 
 export const migrations: Migration[] = [
   {
@@ -127,10 +215,10 @@ export const migrations: Migration[] = [
       CREATE INDEX webhook_subscriptions_company ON webhook_subscriptions(company_id);
     `,
   },
-  // 2: planning jobs, routes, stops, positions, webhook outbox (src/store/planning.ts)
-  planningMigration,
-  // 3: dispatch side of routes (src/store/routes.ts)
-  dispatchMigration,
+  // 2: planning jobs, routes, stops, positions, webhook outbox (read and written by planning.ts)
+  PLANNING,
+  // 3: dispatch side of routes (routes.ts)
+  DISPATCH,
   // 101 and up: the service's own later migrations (a separate range, so parallel work never collides)
   {
     version: 101,
@@ -222,5 +310,10 @@ export const migrations: Migration[] = [
     version: 108,
     name: 'orders: a version counting every change (a plan commits only over the versions it read)',
     sql: `ALTER TABLE orders ADD COLUMN version INTEGER NOT NULL DEFAULT 0;`,
+  },
+  {
+    version: 109,
+    name: 'companies: a speed factor (travel times times it; admin company update --speed-factor, speed-report --apply)',
+    sql: `ALTER TABLE companies ADD COLUMN speed_factor REAL NOT NULL DEFAULT 1;`,
   },
 ];

@@ -30,85 +30,6 @@ import {
   type IdempotencyKey,
 } from '../../jobs/ports.js';
 import type { Db } from './db.js';
-import type { Migration } from './migrations.js';
-import { webhookOutboxSchema } from '../../webhooks/outbox.js';
-
-export const planningMigration: Migration = {
-  version: 2,
-  name: 'planning jobs, routes, stops, vehicle positions, webhook outbox, order features',
-  sql: `
-    ALTER TABLE orders ADD COLUMN required_features TEXT NOT NULL DEFAULT '[]';
-
-    CREATE TABLE planning_jobs (
-      id INTEGER PRIMARY KEY,
-      company_id INTEGER NOT NULL REFERENCES companies(id),
-      status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'done', 'failed')),
-      input TEXT NOT NULL,
-      result TEXT,
-      error TEXT NOT NULL DEFAULT '',
-      created_at TEXT NOT NULL,
-      updated_at TEXT NOT NULL
-    );
-    CREATE INDEX planning_jobs_status ON planning_jobs(status, id);
-
-    CREATE TABLE routes (
-      id INTEGER PRIMARY KEY,
-      company_id INTEGER NOT NULL REFERENCES companies(id),
-      job_id INTEGER,
-      vehicle_id INTEGER REFERENCES vehicles(id),
-      name TEXT NOT NULL,
-      date TEXT NOT NULL,
-      status TEXT NOT NULL DEFAULT 'planned'
-        CHECK (status IN ('planned', 'active', 'completed', 'archived', 'cancelled')),
-      planned_mileage_km REAL NOT NULL,
-      planned_duration_min INTEGER NOT NULL,
-      total_weight_kg REAL NOT NULL,
-      total_volume_m3 REAL NOT NULL,
-      actual_start_at TEXT,
-      actual_end_at TEXT,
-      created_at TEXT NOT NULL,
-      updated_at TEXT NOT NULL
-    );
-    CREATE INDEX routes_company ON routes(company_id, id);
-    CREATE INDEX routes_company_date ON routes(company_id, date, status);
-    CREATE INDEX routes_vehicle_date ON routes(vehicle_id, date);
-
-    CREATE TABLE route_stops (
-      id INTEGER PRIMARY KEY,
-      route_id INTEGER NOT NULL REFERENCES routes(id),
-      position INTEGER NOT NULL,
-      stop_type TEXT NOT NULL CHECK (stop_type IN ('order', 'start_depot', 'mid_depot', 'end_depot')),
-      status TEXT NOT NULL DEFAULT 'pending'
-        CHECK (status IN ('pending', 'in_progress', 'visited', 'confirmed', 'rejected', 'skipped')),
-      order_id INTEGER REFERENCES orders(id),
-      order_external_id TEXT,
-      warehouse_id INTEGER REFERENCES warehouses(id),
-      address TEXT NOT NULL,
-      lat REAL NOT NULL,
-      lon REAL NOT NULL,
-      planned_arrival_at TEXT,
-      planned_departure_at TEXT,
-      actual_arrival_at TEXT,
-      actual_departure_at TEXT,
-      UNIQUE (route_id, position)
-    );
-    CREATE INDEX route_stops_order ON route_stops(order_id);
-
-    CREATE TABLE vehicle_positions (
-      id INTEGER PRIMARY KEY,
-      company_id INTEGER NOT NULL REFERENCES companies(id),
-      vehicle_id INTEGER NOT NULL REFERENCES vehicles(id),
-      lat REAL NOT NULL,
-      lon REAL NOT NULL,
-      timestamp TEXT NOT NULL,
-      speed_kmh REAL NOT NULL,
-      heading_deg REAL NOT NULL,
-      received_at TEXT NOT NULL
-    );
-    CREATE INDEX vehicle_positions_latest ON vehicle_positions(vehicle_id, timestamp, id);
-    ${webhookOutboxSchema}
-  `,
-};
 
 /** Rows of the planning tables as both stores return them (SQLite's flags are 0/1, PostgreSQL's booleans). */
 export interface JobRow {
@@ -330,7 +251,7 @@ export class SqlitePlanningStore implements PlanningStore {
   }
 
   getCompany(companyId: number): Company | undefined {
-    return this.db.prepare(`SELECT id, timezone FROM companies WHERE id = ?`).get(companyId) as Company | undefined;
+    return this.db.prepare(`SELECT id, timezone, speed_factor AS "speedFactor" FROM companies WHERE id = ?`).get(companyId) as Company | undefined;
   }
 
   getOrdersByIds(companyId: number, ids: number[]): PlanningOrder[] {
@@ -387,7 +308,7 @@ export class SqlitePlanningStore implements PlanningStore {
    * One write transaction around `fn` (BEGIN IMMEDIATE, or a savepoint inside an open one). The
    * connection is the store's only one and better-sqlite3 is synchronous, so the primitives run
    * at once; while `fn` awaits them nothing else may use this connection: the storage port's gate
-   * (src/store/sqlite-port.ts) holds every other call until the transaction ends.
+   * (src/store/sqlite/port.ts) holds every other call until the transaction ends.
    */
   async commitTransaction<T>(fn: (tx: PlanCommitTx) => Promise<T>): Promise<T> {
     const nested = this.db.inTransaction;

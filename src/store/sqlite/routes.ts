@@ -1,27 +1,16 @@
 /**
  * Routes, stops and vehicle positions as the read API and the dispatch API see them. Planning
- * writes routes and stops (SqlitePlanningStore.commitPlan); this repository reads them, and makes
+ * writes routes and stops (a plan commit, src/jobs/commit.ts); this repository reads them, and makes
  * the dispatch changes: vehicle assignment, route start, stop status (with the order following in
  * the same transaction), positions. Every method is scoped by company.
  *
- * Migration 3 adds the dispatch side of a route: `assigned_vehicle_id` (set only by the dispatch
+ * Migration 3 (migrations.ts) adds the dispatch side of a route: `assigned_vehicle_id` (set only by the dispatch
  * API; `has_vehicle` is true exactly when it is set) and when it was assigned. `vehicle_id` stays
  * the vehicle that makes the route's date busy for planning: planning sets it to the vehicle the
  * route was built for, and an assignment moves it to the assigned vehicle.
  */
 import type { Db } from './db.js';
-import type { Migration } from './migrations.js';
 import type { OrderStatus } from '../types.js';
-
-export const dispatchMigration: Migration = {
-  version: 3,
-  name: 'dispatch: vehicle assignment of routes',
-  sql: `
-    ALTER TABLE routes ADD COLUMN assigned_vehicle_id INTEGER REFERENCES vehicles(id);
-    ALTER TABLE routes ADD COLUMN vehicle_assigned_at TEXT;
-    CREATE INDEX route_stops_route ON route_stops(route_id, position);
-  `,
-};
 
 export const ROUTE_STATUSES = ['planned', 'active', 'completed', 'archived', 'cancelled'] as const;
 export type RouteStatus = (typeof ROUTE_STATUSES)[number];

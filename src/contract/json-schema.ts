@@ -1,0 +1,50 @@
+/**
+ * The JSON Schema (2020-12, as OpenAPI 3.1 takes it) of a contract shape, from its zod schema.
+ * zod's own output, tidied the way the document has always spelled it: no `$schema`, no bounds of
+ * ±2^53-1 on integers (zod adds them to every `z.int()`; every integer of the contract is safe),
+ * and, with `nullAsType`, a nullable simple type as a type list (`{"type": ["array", "null"]}`)
+ * rather than `anyOf` with `{"type": "null"}`, and keys in the document's order (type first, an
+ * object's description next, anything else's last).
+ */
+import { z } from 'zod';
+
+export type JsonSchema = Record<string, unknown>;
+
+export function jsonSchemaOf(schema: z.ZodType, options: { io?: 'input' | 'output'; nullAsType?: boolean } = {}): JsonSchema {
+  const json = z.toJSONSchema(schema, { io: options.io ?? 'input', unrepresentable: 'any' }) as JsonSchema;
+  delete json.$schema;
+  return tidy(json, options.nullAsType ?? false) as JsonSchema;
+}
+
+function tidy(node: unknown, nullAsType: boolean): unknown {
+  if (Array.isArray(node)) return node.map((n) => tidy(n, nullAsType));
+  if (typeof node !== 'object' || node === null) return node;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(node)) out[key] = tidy(value, nullAsType);
+  if (out.type === 'integer') {
+    if (out.minimum === Number.MIN_SAFE_INTEGER) delete out.minimum;
+    if (out.maximum === Number.MAX_SAFE_INTEGER) delete out.maximum;
+  }
+  const anyOf = out.anyOf as JsonSchema[] | undefined;
+  if (nullAsType && anyOf?.length === 2 && isNull(anyOf[1]) && typeof anyOf[0]?.type === 'string') {
+    const { anyOf: _, ...rest } = out;
+    const { type, ...inner } = anyOf[0];
+    return ordered({ type: [type, 'null'], ...inner, ...rest });
+  }
+  return nullAsType ? ordered(out) : out;
+}
+
+const ORDER = ['type', 'format', 'pattern', 'enum', 'const', 'items', 'minimum', 'maximum', 'minItems', 'maxItems', 'minLength', 'maxLength', 'properties', 'required', 'additionalProperties'];
+
+function ordered(node: JsonSchema): JsonSchema {
+  const rank = (key: string) => {
+    if (key === 'description') return node.type === 'object' ? 0.5 : ORDER.length + 1;
+    const i = ORDER.indexOf(key);
+    return i < 0 ? ORDER.length : i;
+  };
+  return Object.fromEntries(Object.entries(node).sort(([a], [b]) => rank(a) - rank(b)));
+}
+
+function isNull(s: JsonSchema | undefined): boolean {
+  return s !== undefined && s.type === 'null' && Object.keys(s).length === 1;
+}
