@@ -380,11 +380,11 @@ export function costModel(p: Problem, objective: Objective = 'distance'): CostMo
   return {
     perDistance: objective === 'duration' ? 0.001 : 1,
     // Breaks: a break node has no place of its own, so the arcs priced alone no longer bound a
-    // move's distance delta; nor do they with a cost on moving kept orders (a move may bring one
-    // home). A duration weight far below any distance turns that pruning off everywhere (it is
-    // keyed on perDuration = 0), and among routes of equal distance it prefers the shorter day
-    // (a break placed in waiting time rather than on the road).
-    perDuration: objective === 'duration' ? 1 : p.hasBreaks || perMoved > 0 ? BREAK_DURATION_WEIGHT : 0,
+    // move's distance delta. A duration weight far below any distance turns that pruning off
+    // everywhere (it is keyed on perDuration = 0), and among routes of equal distance it prefers
+    // the shorter day (a break placed in waiting time rather than on the road). (A cost on moving
+    // kept orders keeps the pruning: SearchRoute.penalty holds what a move could shed of it.)
+    perDuration: objective === 'duration' ? 1 : p.hasBreaks ? BREAK_DURATION_WEIGHT : 0,
     perVehicle,
     perUnassigned: bound + perVehicle * (p.nVehicles + 1),
     penalised: false,

@@ -91,7 +91,10 @@ export class SearchRoute {
   weight = 0;
   volume = 0;
   cost = 0;
-  /** The penalty part of `cost` (infeasible search only; 0 when the route is feasible). */
+  /**
+   * What a move could shed of `cost` at most beyond its distance: the infeasible search's penalty
+   * (0 when the route is feasible) plus the cost of kept orders away from their vehicle.
+   */
   penalty = 0;
   /** Bumped on every change; lets the search skip pairs of routes unchanged since last tested. */
   version = 0;
@@ -568,13 +571,17 @@ export class SearchRoute {
     const c = this.costs;
     const k = this.nOrd;
     this.cost = k === 0 ? 0 : c.perDistance * this.distance + c.perDuration * this.duration + c.perVehicle + c.perMoved * this.moved;
-    this.penalty = 0;
+    // the cost of kept orders away from their vehicle counts as a penalty too: a move can shed
+    // it, so the distance bounds subtract it (distanceBound and its inline copies)
+    const moved = k === 0 ? 0 : c.perMoved * this.moved;
+    this.penalty = moved;
     if (c.penalised && k > 0) {
-      this.penalty =
+      const penalty =
         c.penaltyTime * (this.timeWarp + Math.max(0, this.duration - p.vMaxDur[v]) + Math.max(0, this.distance - p.vMaxDist[v])) +
         c.penaltyLoad *
           (p.hasReloads ? this.excessW + this.excessV : Math.max(0, this.weight - p.vCapW[v]) + Math.max(0, this.volume - p.vCapV[v]));
-      this.cost += this.penalty;
+      this.penalty = moved + penalty;
+      this.cost += penalty;
     }
   }
 
