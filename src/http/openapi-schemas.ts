@@ -10,8 +10,8 @@ import { ROUTE_STATUSES, STOP_STATUSES } from '../store/sqlite/routes.js';
 import { ORDER_STATUSES, ORDER_TYPES } from '../store/types.js';
 import { SETTABLE_STOP_STATUSES } from '../service/dispatch.js';
 import { jsonSchemaOf } from '../contract/json-schema.js';
-import { orderCreateSchema, orderPatchSchema } from '../contract/order.js';
-import { planningRequestSchema } from '../contract/planning.js';
+import { orderCreateSchema, orderPatchSchema, orderSchema } from '../contract/order.js';
+import { planningJobResultSchema, planningJobSchema, planningRequestSchema } from '../contract/planning.js';
 
 type Schema = Record<string, unknown>;
 
@@ -53,31 +53,6 @@ const decimal = (places: number, what: string): Schema => ({
 });
 const reasons = ['capacity', 'time_window', 'max_distance', 'max_duration', 'max_orders', 'requirements', 'no_vehicle', 'unroutable'];
 const messages = { type: 'array', items: { type: 'string' }, minItems: 1 };
-
-const order = record(
-  {
-    id: int,
-    external_id: { type: ['string', 'null'], description: "the client's document number" },
-    name: { type: 'string' },
-    recipient: { type: 'string' },
-    phone: { type: 'string' },
-    address: { type: 'string' },
-    lat: nullable(decimal(6, 'latitude')),
-    lon: nullable(decimal(6, 'longitude')),
-    time_window_start: nullable(time),
-    time_window_end: nullable(time),
-    weight: decimal(3, 'kg'),
-    volume: decimal(3, 'cubic metres'),
-    service_time: { type: 'integer', minimum: 0, maximum: 240, description: 'minutes at the stop' },
-    notes: { type: 'string' },
-    order_type: { type: 'string', enum: [...ORDER_TYPES] },
-    status: { type: 'string', enum: [...ORDER_STATUSES] },
-    delivery_date: date,
-    created_at: timestamp,
-    updated_at: timestamp,
-  },
-  'An order (contract 2.1); lat and lon are null until geocoding has found the address',
-);
 
 const page = (item: string, what: string): Schema =>
   record(
@@ -121,15 +96,6 @@ const stopFields = {
   actual_departure_at: nullable(timestamp),
 };
 
-const jobResult = record(
-  {
-    route_ids: ints,
-    summary: record({ route_count: { type: 'integer', minimum: 0 }, unassigned_count: { type: 'integer', minimum: 0 } }),
-    unassigned: { type: 'array', items: record({ order_id: int, reason: { type: 'string', enum: reasons } }) },
-  },
-  'The result of a job in status done',
-);
-
 const position = {
   lat: { type: ['number', 'string'], minimum: -90, maximum: 90, description: 'a number or a numeric string' },
   lon: { type: ['number', 'string'], minimum: -180, maximum: 180, description: 'a number or a numeric string' },
@@ -160,7 +126,7 @@ export function componentSchemas(): Record<string, Schema> {
       minProperties: 1,
       description: 'Any of the changeable fields; id, external_id, status, created_at and updated_at are read-only (400)',
     },
-    Order: order,
+    Order: jsonSchemaOf(orderSchema, { io: 'output', nullAsType: true }),
     OrderPage: page('Order', 'orders'),
     BulkItemResult: record({
       index: { type: 'integer', minimum: 0, description: 'position in the request array' },
@@ -190,22 +156,8 @@ export function componentSchemas(): Record<string, Schema> {
       'Status history, oldest first (contract 2.6)',
     ),
     PlanningJobRequest: jsonSchemaOf(planningRequestSchema, { nullAsType: true }),
-    PlanningJobResult: jobResult,
-    PlanningJob: record(
-      {
-        job_id: int,
-        status: { type: 'string', enum: ['queued', 'running', 'done', 'failed'] },
-        input: record({ order_ids: ints, vehicle_ids: ints, warehouse_id: { type: ['integer', 'null'] } }, 'The effective input: resolved order ids'),
-        result: {
-          description: '`{}` until done and on failure',
-          anyOf: [ref('PlanningJobResult'), { type: 'object', maxProperties: 0 }],
-        },
-        error: { type: 'string', description: 'a human-readable sentence on failure, else ""; not a code' },
-        created_at: timestamp,
-        updated_at: timestamp,
-      },
-      'A planning job (contract 2.2)',
-    ),
+    PlanningJobResult: jsonSchemaOf(planningJobResultSchema, { io: 'output', nullAsType: true }),
+    PlanningJob: jsonSchemaOf(planningJobSchema, { io: 'output', nullAsType: true }),
     RouteListItem: record(routeFields, 'A route as listed (contract 2.3)'),
     RoutePage: page('RouteListItem', 'routes'),
     Stop: record(stopFields, 'A route stop (contract 2.4)'),
