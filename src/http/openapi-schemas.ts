@@ -6,7 +6,7 @@
  * (test/helpers/openapi-conformance.ts) catches a field the server sends but the document omits.
  */
 import { z } from 'zod';
-import { ROUTE_STATUSES, STOP_STATUSES } from '../store/sqlite/routes.js';
+import { ROUTE_STATUSES, STOP_STATUSES } from '../store/types.js';
 import { ORDER_STATUSES, ORDER_TYPES } from '../store/types.js';
 import { SETTABLE_STOP_STATUSES } from '../service/dispatch.js';
 import { jsonSchemaOf } from '../contract/json-schema.js';

@@ -13,7 +13,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { formatScaled } from '../service/decimal.js';
 import type { StorePort } from '../store/port.js';
-import { ROUTE_STATUSES, type PositionRow, type RouteRow, type RouteStatus, type StopRow } from '../store/sqlite/routes.js';
+import { ROUTE_STATUSES, type PositionRow, type RouteRow, type RouteStatus, type StopRow } from '../store/types.js';
 import { authOf } from './auth.js';
 import { HttpError, notFound } from './errors.js';
 import { MAX_CLOCK_AHEAD_MS } from './limits.js';
