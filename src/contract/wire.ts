@@ -18,9 +18,9 @@ export const localTime = z
   .regex(/^\d{2}:\d{2}:\d{2}$/)
   .describe('HH:MM:SS, local to the company timezone');
 
+/** The decimal strings of the contract, by their number of decimals (literal: no regex is built at run time). */
+const DECIMALS = { 2: /^-?\d+\.\d{2}$/, 3: /^-?\d+\.\d{3}$/, 6: /^-?\d+\.\d{6}$/ } as const;
+
 /** A decimal as a string with exactly `places` decimals (weights, volumes, coordinates, km). */
-export const decimalString = (places: number, what: string) =>
-  z
-    .string()
-    .regex(new RegExp(`^-?\\d+\\.\\d{${places}}$`))
-    .describe(`${what}: a decimal string with ${places} decimals`);
+export const decimalString = (places: keyof typeof DECIMALS, what: string) =>
+  z.string().regex(DECIMALS[places]).describe(`${what}: a decimal string with ${places} decimals`);
