@@ -48,6 +48,8 @@ export interface ServeConfig {
   tilesAttribution?: string;
   /** `--public-url`: the base of links in answers (pagination); without it they are relative. */
   publicUrl?: string;
+  /** `--metrics-port`: /healthz, /readyz and /metrics on a port of their own (else /metrics on the API port). */
+  metricsPort?: number;
 }
 
 
@@ -188,7 +190,7 @@ export function parseWorkOptions(v: {
 // ---- serve
 
 const SERVE =
-  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--speed-kmh N] [--detour-factor F] [--workers N] [--demo] [--log-level info] [--rate-limit 1200] [--redis redis://HOST:PORT] [--redis-prefix PREFIX] [--jobs on|off] [--tiles URL-TEMPLATE] [--tiles-attribution TEXT] [--public-url URL] ' + FLOW_SERVE_USAGE;
+  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--speed-kmh N] [--detour-factor F] [--workers N] [--demo] [--log-level info] [--rate-limit 1200] [--redis redis://HOST:PORT] [--redis-prefix PREFIX] [--jobs on|off] [--tiles URL-TEMPLATE] [--tiles-attribution TEXT] [--public-url URL] [--metrics-port N] ' + FLOW_SERVE_USAGE;
 
 const SERVE_OPTIONS = {
   host: { type: 'string', default: '127.0.0.1' },
@@ -202,6 +204,7 @@ const SERVE_OPTIONS = {
   tiles: { type: 'string' },
   'tiles-attribution': { type: 'string' },
   'public-url': { type: 'string' },
+  'metrics-port': { type: 'string' },
 } as const;
 
 export const SERVE_USAGE = `usage: delivery-planner ${SERVE}`;
@@ -244,6 +247,7 @@ export function parseServeArgs(argv: string[]): ServeConfig | 'help' {
   }
   return {
     publicUrl,
+    metricsPort: parseMetricsPort(v['metrics-port']),
     host: v.host,
     port: Number(v.port),
     db: v.db,
@@ -259,11 +263,24 @@ export function parseServeArgs(argv: string[]): ServeConfig | 'help' {
   };
 }
 
+/** `--metrics-port N`: 0 to 65535 (0 takes a free port), or absent. */
+export function parseMetricsPort(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65_535) throw new UsageError(`--metrics-port: expected a port number 0-65535, got '${value.slice(0, 40)}'`);
+  return Number(value);
+}
+
 // ---- worker
 
 const WORKER =
-  'worker --db PATH [--workers N] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--speed-kmh N] [--detour-factor F] [--log-level info] ' +
+  'worker --db PATH [--workers N] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--speed-kmh N] [--detour-factor F] [--log-level info] [--metrics-port N] [--metrics-host 127.0.0.1] ' +
   FLOW_SERVE_USAGE;
+
+const WORKER_OPTIONS = {
+  ...WORK_OPTIONS,
+  'metrics-port': { type: 'string' },
+  'metrics-host': { type: 'string', default: '127.0.0.1' },
+} as const;
 
 export const WORKER_USAGE = `usage: delivery-planner ${WORKER}`;
 
@@ -279,10 +296,19 @@ export interface WorkerConfig {
   detourFactor?: number;
   logLevel: string;
   flow: FlowServeOptions;
+  /** `--metrics-port`: /healthz, /readyz and /metrics there (on `--metrics-host`). */
+  metricsPort?: number;
+  metricsHost: string;
 }
 
 export function parseWorkerArgs(argv: string[]): WorkerConfig | 'help' {
-  const v = parseValues(argv, WORK_OPTIONS, WORKER);
+  const v = parseValues(argv, WORKER_OPTIONS, WORKER);
   if (v.help) return 'help';
-  return { db: v.db, ...parseWorkOptions(v), flow: parseFlowServeArgs(v, (m) => new UsageError(m)) };
+  return {
+    db: v.db,
+    ...parseWorkOptions(v),
+    flow: parseFlowServeArgs(v, (m) => new UsageError(m)),
+    metricsPort: parseMetricsPort(v['metrics-port']),
+    metricsHost: v['metrics-host'],
+  };
 }

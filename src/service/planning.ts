@@ -17,11 +17,15 @@ import { IDEMPOTENCY_WINDOW_MS } from '../jobs/ports.js';
 import type { StorePort } from '../store/port.js';
 import { portOf } from '../store/sqlite/port.js';
 import type { Store } from '../store/sqlite/store.js';
+import type { PlannerMetrics } from '../http/metrics.js';
+import { observePlanning, storeBacklogs } from './ops.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { ServiceEvents } from './events.js';
 import { bridgeEvents, createWebhookDispatcher, type EventBridge } from './webhooks.js';
 
 export interface PlanningRuntimeOptions {
+  /** /metrics: jobs, claims, webhook tries and the backlogs are counted here (src/service/ops.ts). */
+  metrics?: PlannerMetrics;
   /** The storage port, or the SQLite store (used through its one port). */
   store: Store | StorePort;
   /** The order service's events (the same object goes to buildApp). */
@@ -87,9 +91,11 @@ export function createPlanningRuntime(options: PlanningRuntimeOptions): Planning
     retryDelaysMs: options.webhookRetryDelaysMs,
     leaseMs: options.leaseMs,
     log,
+    metrics: options.metrics,
   });
+  if (options.metrics) storeBacklogs(options.metrics, store);
   const jobs = new JobService({
-    store: store.planning,
+    store: options.metrics ? observePlanning(store.planning, bus, options.metrics) : store.planning,
     pool,
     events: bus,
     matrix: matrixProvider(options.matrix ?? 'haversine', options.osrmUrl, { speedKmh: options.speedKmh, detourFactor: options.detourFactor }),
