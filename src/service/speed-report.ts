@@ -18,7 +18,7 @@
 import turfDistance from '@turf/distance';
 import { travelSeconds } from '../model/travel-time.js';
 import type { Repositories } from '../store/port.js';
-import type { RouteRow, StopRow } from '../store/sqlite/routes.js';
+import type { RouteRow, StopRow } from '../store/types.js';
 
 /** Road-length bands of the report, in km (the calibration's bands, bench/travel-curve.ts). */
 export const SPEED_BANDS_KM = [0, 1, 2, 5, 10, 20, 50] as const;

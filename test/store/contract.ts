@@ -10,7 +10,7 @@ import { commitPlan } from '../../src/jobs/commit.js';
 import type { NewRoute } from '../../src/jobs/ports.js';
 import type { Repositories, StorePort } from '../../src/store/port.js';
 import type { OrderFields } from '../../src/store/types.js';
-import { PAUSE_AFTER_FAILING_MS } from '../../src/store/sqlite/webhooks.js';
+import { PAUSE_AFTER_FAILING_MS } from '../../src/store/types.js';
 import type { NewDelivery } from '../../src/webhooks/outbox.js';
 
 export interface StoreContractFixture {

@@ -1,10 +1,9 @@
-import type { Async } from '../port.js';
-import type { CompanyChange, CompanyRepository } from '../sqlite/companies.js';
-import type { Company } from '../types.js';
+import type { CompaniesPort } from '../ports.js';
+import type { Company, CompanyChange } from '../types.js';
 import type { Conn } from './db.js';
 import { safeId } from './util.js';
 
-export class PgCompanyRepository implements Async<CompanyRepository> {
+export class PgCompanyRepository implements CompaniesPort {
   constructor(private readonly db: Conn) {}
 
   async create(input: { name: string; timezone: string; speed_factor?: number }, now: string): Promise<Company> {

@@ -21,12 +21,11 @@
  * job's view) and inside a failed job's updateJob, with the transaction's repositories, as
  * OutboxPlanningStore does on SQLite. If it throws, nothing of the commit is written.
  */
-import { jobFromRow, orderFromRow, vehicleFromRow, type JobRow, type OrderRow, type VehicleRow } from '../sqlite/planning.js';
+import { jobFromRow, orderFromRow, vehicleFromRow, type JobRow, type OrderRow, type VehicleRow } from '../planning-rows.js';
 import type {
   Company,
   JobInput,
   JobRecord,
-  JobResult,
   JobStatus,
   NewRoute,
   PlanCommitTx,

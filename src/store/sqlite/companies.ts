@@ -1,12 +1,5 @@
 import { prepare, type Db } from './db.js';
-import type { Company } from '../types.js';
-
-/** What `admin company update` may change. */
-export interface CompanyChange {
-  name?: string;
-  timezone?: string;
-  speed_factor?: number;
-}
+import type { Company, CompanyChange } from '../types.js';
 
 export class CompanyRepository {
   constructor(private readonly db: Db) {}
