@@ -146,6 +146,12 @@ export interface ProblemInput {
   orders: OrderInput[];
   /** A day in progress: no vehicle leaves (or goes on from its `progress.start`) before this time. */
   now?: number;
+  /**
+   * A day in progress: what moving a kept order to another vehicle costs, in the objective's
+   * units (metres of the distance objective), per order (default 0). A little keeps a re-plan
+   * from reshuffling the drivers' lists for gains smaller than that (see docs/engine.md).
+   */
+  keptMoveCost?: number;
 }
 
 export type Objective = 'distance' | 'duration' | 'vehicles';

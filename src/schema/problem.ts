@@ -124,6 +124,7 @@ const problemObject = z
       { error: 'must be an array of orders' },
     ),
     now: finite('now').optional(),
+    keptMoveCost: nonNegative('keptMoveCost').optional(),
   });
 
 type ProblemData = z.infer<typeof problemObject>;
