@@ -5,10 +5,13 @@
  * left for is fixed, the rest of each route kept), and the 50 others arrive as new orders. The
  * re-plan is warm-started from the kept routes. Prints, per budget: the time taken, new orders
  * placed, kept orders moved to another van, km of the day, and the independent checker's verdict;
- * first the warm start with the new orders inserted at their cheapest places and no search (the
- * greedy answer), then the search at each budget.
+ * first the warm start with the new orders inserted at their cheapest places and one local search
+ * (`iterations: 0`: what `solve` does before its first iteration), then the search at each budget.
  *
- *   npx tsx bench/replan.ts [--now 11:00] [--budgets 0.5,1,2] [--morning 5] [--seed 1]
+ * With `--kept-move-cost M` (metres) each kept order on another van costs M more: the same runs
+ * again with that cost, to see what it saves in changed lists and what it costs in km.
+ *
+ *   npx tsx bench/replan.ts [--now 11:00] [--budgets 0.5,1,2] [--morning 5] [--seed 1] [--kept-move-cost 0,500]
  */
 import { solve } from '../src/solver/solve.js';
 import type { OrderInput, ProblemInput, SolveResult } from '../src/model/input.js';
@@ -69,14 +72,18 @@ function report(label: string, r: SolveResult, ms: number): void {
   );
 }
 
-{
-  // greedy: the kept routes and each new order at its cheapest place, no search
-  const t0 = performance.now();
-  const r = solve(problem, { iterations: 0, seed, initialRoutes });
-  report('greedy insertion', r, performance.now() - t0);
-}
-for (const budget of budgets) {
-  const t0 = performance.now();
-  const r = solve(problem, { timeLimit: budget, seed, initialRoutes });
-  report(`re-plan ${budget} s`, r, performance.now() - t0);
+for (const cost of arg('kept-move-cost', '0').split(',').map(Number)) {
+  const day: ProblemInput = cost > 0 ? { ...problem, keptMoveCost: cost } : problem;
+  const tag = cost > 0 ? `, move ${cost} m` : '';
+  {
+    // greedy: the kept routes, each new order at its cheapest place, then the local search only
+    const t0 = performance.now();
+    const r = solve(day, { iterations: 0, seed, initialRoutes });
+    report(`insert + LS${tag}`, r, performance.now() - t0);
+  }
+  for (const budget of budgets) {
+    const t0 = performance.now();
+    const r = solve(day, { timeLimit: budget, seed, initialRoutes });
+    report(`re-plan ${budget} s${tag}`, r, performance.now() - t0);
+  }
 }

@@ -5,8 +5,10 @@
  */
 import { parseArgs } from 'node:util';
 import { withNegativeValues } from './argv.js';
+import { parseRoadModel, parseSpeedFactor } from './travel-flags.js';
 import { redactText } from '../io/redact.js';
 import { UsageError } from './usage-error.js';
+import { companySpeedReport } from '../service/speed-report.js';
 import { isValidTimeZone } from '../service/time.js';
 import { openStore } from '../store/open.js';
 import type { Repositories } from '../store/port.js';
@@ -39,6 +41,11 @@ const OPTIONS = {
   inactive: { type: 'boolean' },
   url: { type: 'string' },
   events: { type: 'string' },
+  'speed-factor': { type: 'string' },
+  days: { type: 'string' },
+  apply: { type: 'boolean' },
+  'speed-kmh': { type: 'string' },
+  'detour-factor': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -53,14 +60,41 @@ interface Command {
 
 const COMMANDS: Record<string, Command> = {
   'company create': {
-    usage: 'company create --name NAME [--timezone IANA]',
+    usage: 'company create --name NAME [--timezone IANA] [--speed-factor F]',
     required: ['name'],
-    optional: ['timezone'],
+    optional: ['timezone', 'speed-factor'],
     async run(store, v, now) {
       const timezone = v.timezone ?? 'UTC';
       if (!isValidTimeZone(timezone)) throw new UsageError(`--timezone: unknown IANA time zone '${timezone}'`);
-      const c = await store.companies.create({ name: text('name', v.name), timezone }, now);
-      return { id: c.id, name: c.name, timezone: c.timezone };
+      const speed_factor = v['speed-factor'] === undefined ? 1 : parseSpeedFactor(v['speed-factor']);
+      return companyJson(await store.companies.create({ name: text('name', v.name), timezone, speed_factor }, now));
+    },
+  },
+  'company update': {
+    usage: 'company update --id ID [--name NAME] [--timezone IANA] [--speed-factor F]',
+    required: ['id'],
+    optional: ['name', 'timezone', 'speed-factor'],
+    async run(store, v) {
+      const id = integer('id', v.id, 1);
+      if (v.timezone !== undefined && !isValidTimeZone(v.timezone)) throw new UsageError(`--timezone: unknown IANA time zone '${v.timezone}'`);
+      const change = {
+        ...(v.name === undefined ? {} : { name: text('name', v.name) }),
+        ...(v.timezone === undefined ? {} : { timezone: v.timezone }),
+        ...(v['speed-factor'] === undefined ? {} : { speed_factor: parseSpeedFactor(v['speed-factor']) }),
+      };
+      const c = await store.companies.update(id, change);
+      if (!c) throw new UsageError(`--id: no company ${id}`);
+      return companyJson(c);
+    },
+  },
+  'company speed-report': {
+    usage: 'company speed-report --company ID [--days N] [--apply] [--speed-kmh N] [--detour-factor F]  (N days back, default 28)',
+    required: ['company'],
+    optional: ['days', 'apply', 'speed-kmh', 'detour-factor'],
+    async run(store, v) {
+      const company = await companyOf(store, v.company);
+      const days = v.days === undefined ? 28 : integer('days', v.days, 1, 3660);
+      return companySpeedReport(store, company, { days, apply: v.apply === true, now: new Date(), model: parseRoadModel(v) });
     },
   },
   'key create': {
@@ -207,6 +241,10 @@ const COMMANDS: Record<string, Command> = {
     },
   },
 };
+
+function companyJson(c: Company) {
+  return { id: c.id, name: c.name, timezone: c.timezone, speed_factor: c.speed_factor };
+}
 
 export function vehicleJson(v: Vehicle) {
   return {

@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { withNegativeValues } from './argv.js';
+import { parseRoadModel } from './travel-flags.js';
 import { UsageError } from './usage-error.js';
 import type { GeocoderName } from '../geocode/providers.js';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../http/rate-limit.js';
@@ -25,6 +26,10 @@ export interface ServeConfig {
   addressBook: string;
   matrix: 'haversine' | 'osrm';
   osrmUrl?: string;
+  /** `--speed-kmh`: haversine at one fixed speed instead of the travel curve. */
+  speedKmh?: number;
+  /** `--detour-factor`: road metres per great-circle metre (default 1.3). */
+  detourFactor?: number;
   workers?: number;
   demo: boolean;
   logLevel: string;
@@ -43,6 +48,8 @@ export interface ServeConfig {
   tilesAttribution?: string;
   /** `--public-url`: the base of links in answers (pagination); without it they are relative. */
   publicUrl?: string;
+  /** `--metrics-port`: /healthz, /readyz and /metrics on a port of their own (else /metrics on the API port). */
+  metricsPort?: number;
 }
 
 
@@ -119,6 +126,8 @@ const WORK_OPTIONS = {
   'address-book': { type: 'string' },
   matrix: { type: 'string', default: 'haversine' },
   'osrm-url': { type: 'string' },
+  'speed-kmh': { type: 'string' },
+  'detour-factor': { type: 'string' },
   workers: { type: 'string' },
   'log-level': { type: 'string', default: 'info' },
   help: { type: 'boolean', short: 'h' },
@@ -141,6 +150,8 @@ export function parseWorkOptions(v: {
   'address-book'?: string;
   matrix: string;
   'osrm-url'?: string;
+  'speed-kmh'?: string;
+  'detour-factor'?: string;
   workers?: string;
   'log-level': string;
 }) {
@@ -152,6 +163,10 @@ export function parseWorkOptions(v: {
     if (url !== undefined && !/^https?:\/\/\S+$/.test(url)) throw new UsageError(`--${name}: expected an http(s) URL, got '${url}'`);
   }
   if (v.matrix === 'osrm' && v['osrm-url'] === undefined) throw new UsageError('--matrix osrm needs --osrm-url');
+  const road = parseRoadModel(v);
+  for (const flag of ['speed-kmh', 'detour-factor'] as const) {
+    if (v.matrix === 'osrm' && v[flag] !== undefined) throw new UsageError(`--${flag}: applies to --matrix haversine only (OSRM answers with road times and distances)`);
+  }
   if (v.workers !== undefined && (!/^\d{1,3}$/.test(v.workers) || Number(v.workers) < 1)) {
     throw new UsageError(`--workers: expected a positive integer, got '${v.workers}'`);
   }
@@ -166,6 +181,7 @@ export function parseWorkOptions(v: {
     addressBook,
     matrix: v.matrix as 'haversine' | 'osrm',
     osrmUrl: v['osrm-url'],
+    ...road,
     workers: v.workers === undefined ? undefined : Number(v.workers),
     logLevel: v['log-level'],
   };
@@ -174,7 +190,7 @@ export function parseWorkOptions(v: {
 // ---- serve
 
 const SERVE =
-  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--workers N] [--demo] [--log-level info] [--rate-limit 1200] [--redis redis://HOST:PORT] [--redis-prefix PREFIX] [--jobs on|off] [--tiles URL-TEMPLATE] [--tiles-attribution TEXT] [--public-url URL] ' + FLOW_SERVE_USAGE;
+  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--speed-kmh N] [--detour-factor F] [--workers N] [--demo] [--log-level info] [--rate-limit 1200] [--redis redis://HOST:PORT] [--redis-prefix PREFIX] [--jobs on|off] [--tiles URL-TEMPLATE] [--tiles-attribution TEXT] [--public-url URL] [--metrics-port N] ' + FLOW_SERVE_USAGE;
 
 const SERVE_OPTIONS = {
   host: { type: 'string', default: '127.0.0.1' },
@@ -188,6 +204,7 @@ const SERVE_OPTIONS = {
   tiles: { type: 'string' },
   'tiles-attribution': { type: 'string' },
   'public-url': { type: 'string' },
+  'metrics-port': { type: 'string' },
 } as const;
 
 export const SERVE_USAGE = `usage: delivery-planner ${SERVE}`;
@@ -230,6 +247,7 @@ export function parseServeArgs(argv: string[]): ServeConfig | 'help' {
   }
   return {
     publicUrl,
+    metricsPort: parseMetricsPort(v['metrics-port']),
     host: v.host,
     port: Number(v.port),
     db: v.db,
@@ -245,11 +263,24 @@ export function parseServeArgs(argv: string[]): ServeConfig | 'help' {
   };
 }
 
+/** `--metrics-port N`: 0 to 65535 (0 takes a free port), or absent. */
+export function parseMetricsPort(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65_535) throw new UsageError(`--metrics-port: expected a port number 0-65535, got '${value.slice(0, 40)}'`);
+  return Number(value);
+}
+
 // ---- worker
 
 const WORKER =
-  'worker --db PATH [--workers N] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--log-level info] ' +
+  'worker --db PATH [--workers N] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--speed-kmh N] [--detour-factor F] [--log-level info] [--metrics-port N] [--metrics-host 127.0.0.1] ' +
   FLOW_SERVE_USAGE;
+
+const WORKER_OPTIONS = {
+  ...WORK_OPTIONS,
+  'metrics-port': { type: 'string' },
+  'metrics-host': { type: 'string', default: '127.0.0.1' },
+} as const;
 
 export const WORKER_USAGE = `usage: delivery-planner ${WORKER}`;
 
@@ -261,12 +292,23 @@ export interface WorkerConfig {
   addressBook: string;
   matrix: 'haversine' | 'osrm';
   osrmUrl?: string;
+  speedKmh?: number;
+  detourFactor?: number;
   logLevel: string;
   flow: FlowServeOptions;
+  /** `--metrics-port`: /healthz, /readyz and /metrics there (on `--metrics-host`). */
+  metricsPort?: number;
+  metricsHost: string;
 }
 
 export function parseWorkerArgs(argv: string[]): WorkerConfig | 'help' {
-  const v = parseValues(argv, WORK_OPTIONS, WORKER);
+  const v = parseValues(argv, WORKER_OPTIONS, WORKER);
   if (v.help) return 'help';
-  return { db: v.db, ...parseWorkOptions(v), flow: parseFlowServeArgs(v, (m) => new UsageError(m)) };
+  return {
+    db: v.db,
+    ...parseWorkOptions(v),
+    flow: parseFlowServeArgs(v, (m) => new UsageError(m)),
+    metricsPort: parseMetricsPort(v['metrics-port']),
+    metricsHost: v['metrics-host'],
+  };
 }

@@ -17,6 +17,10 @@ import { createPlanningRuntime } from '../service/planning.js';
 import { openStore } from '../store/open.js';
 import { redactUrl } from '../io/redact.js';
 import { parseServeArgs, SERVE_USAGE } from './options.js';
+import { beginDraining, readiness } from '../http/health.js';
+import { PlannerMetrics } from '../http/metrics.js';
+import { buildOpsApp } from '../http/ops-app.js';
+import { processReadiness } from '../service/ops.js';
 
 export async function main(argv: string[]): Promise<number> {
   const config = parseServeArgs(argv);
@@ -28,12 +32,16 @@ export async function main(argv: string[]): Promise<number> {
   const store = await openStore(config.db);
   let worker: GeocodeWorker | undefined;
   const events = new ServiceEvents();
+  const metrics = new PlannerMetrics();
   const planning = createPlanningRuntime({
+    metrics,
     store,
     events,
     workers: config.workers,
     matrix: config.matrix,
     osrmUrl: config.osrmUrl,
+    speedKmh: config.speedKmh,
+    detourFactor: config.detourFactor,
     jobTimeLimitSec: config.flow?.jobTimeLimitSec,
     webhookTimeoutMs: config.flow?.webhookTimeoutMs,
     webhookRetryDelaysMs: config.flow?.webhookRetryDelaysMs,
@@ -53,6 +61,8 @@ export async function main(argv: string[]): Promise<number> {
           log: { info: (o, m) => app.log.info(o, m), warn: (o, m) => app.log.warn(o, m) },
         })
       : undefined;
+  // ready while the store answers and, where this process runs jobs, its solver threads are up
+  const ready = readiness(processReadiness(store, config.jobs ? planning.pool : undefined));
   const app = buildApp({
     store,
     events,
@@ -64,15 +74,23 @@ export async function main(argv: string[]): Promise<number> {
     dispatcherPage: { tiles: config.tiles, tilesAttribution: config.tilesAttribution },
     rateLimitBuckets: buckets,
     publicUrl: config.publicUrl,
+    metrics,
+    metricsRoute: config.metricsPort === undefined,
+    readiness: ready,
   });
   await buckets?.connect();
   if (geocoder && config.jobs) {
     worker = new GeocodeWorker({ store, geocoder, log: app.log, leaseMs: config.flow?.leaseMs });
   }
-  let server: Listening;
+  let server: Listening | undefined;
+  let ops: Listening | undefined;
   try {
     server = await listen(app, config.host, config.port);
+    // --metrics-port: /healthz, /readyz and /metrics on a port of their own
+    if (config.metricsPort !== undefined) ops = await listen(buildOpsApp({ metrics, readiness: ready }), config.host, config.metricsPort);
   } catch (err) {
+    await ops?.close();
+    await server?.close();
     await planning.stop();
     await buckets?.close();
     await store.close();
@@ -110,10 +128,13 @@ export async function main(argv: string[]): Promise<number> {
       void (async () => {
         let code = 0;
         try {
+          // /readyz says 503 first (and stays up that long when something watches it), then the port closes
+          await beginDraining(ready);
           await server.close();
           await planning.stop();
           await worker?.stop();
           await buckets?.close();
+          await ops?.close();
         } catch (err) {
           app.log.error({ err }, 'error during shutdown');
           code = 1;
@@ -130,6 +151,7 @@ export async function main(argv: string[]): Promise<number> {
     process.on('SIGTERM', onTerm);
     process.on('SIGINT', onInt);
     // after the handlers: whoever waits for this line may signal at once (see src/cli/worker.ts)
+    if (ops) process.stdout.write(`metrics on ${ops.base}\n`);
     process.stdout.write(`listening on ${base}\n`);
   });
 }

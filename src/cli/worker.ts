@@ -17,6 +17,11 @@ import { createPlanningRuntime } from '../service/planning.js';
 import { openStore } from '../store/open.js';
 import { redactUrl } from '../io/redact.js';
 import { parseWorkerArgs, WORKER_USAGE } from './options.js';
+import { beginDraining, readiness } from '../http/health.js';
+import { listen, type Listening } from '../http/listen.js';
+import { PlannerMetrics } from '../http/metrics.js';
+import { buildOpsApp } from '../http/ops-app.js';
+import { processReadiness } from '../service/ops.js';
 
 export async function main(argv: string[]): Promise<number> {
   const config = parseWorkerArgs(argv);
@@ -27,12 +32,16 @@ export async function main(argv: string[]): Promise<number> {
   const log = pino({ level: config.logLevel, base: { role: 'worker', pid: process.pid } }, process.stderr);
   const geocoder = createGeocoder(config.geocoder, { addressBook: config.addressBook, url: config.geocoderUrl });
   const store = await openStore(config.db);
+  const metrics = new PlannerMetrics();
   const planning = createPlanningRuntime({
+    metrics,
     store,
     events: new ServiceEvents(),
     workers: config.workers,
     matrix: config.matrix,
     osrmUrl: config.osrmUrl,
+    speedKmh: config.speedKmh,
+    detourFactor: config.detourFactor,
     jobTimeLimitSec: config.flow.jobTimeLimitSec,
     webhookTimeoutMs: config.flow.webhookTimeoutMs,
     webhookRetryDelaysMs: config.flow.webhookRetryDelaysMs,
@@ -44,9 +53,13 @@ export async function main(argv: string[]): Promise<number> {
   const geocoding = geocoder ? new GeocodeWorker({ store, geocoder, log, leaseMs: config.flow.leaseMs }) : undefined;
   // the loops' timers do not hold the process open; this does, until the shutdown
   const alive = setInterval(() => undefined, 1 << 30);
+  const ready = readiness(processReadiness(store, planning.pool));
+  let ops: Listening | undefined;
   try {
     geocoding?.start();
     await planning.start();
+    // --metrics-port: /healthz, /readyz and /metrics
+    if (config.metricsPort !== undefined) ops = await listen(buildOpsApp({ metrics, readiness: ready }), config.metricsHost, config.metricsPort);
   } catch (err) {
     clearInterval(alive);
     await planning.stop().catch(() => undefined);
@@ -65,8 +78,11 @@ export async function main(argv: string[]): Promise<number> {
       void (async () => {
         let code = 0;
         try {
+          // /readyz says 503 first, then the work finishes or is handed back
+          await beginDraining(ready);
           await planning.stop();
           await geocoding?.stop();
+          await ops?.close();
         } catch (err) {
           log.error({ err }, 'error during shutdown');
           code = 1;
@@ -86,6 +102,7 @@ export async function main(argv: string[]): Promise<number> {
     // Only now: whoever waits for this line may signal at once. Printed before the handlers, a
     // SIGTERM sent within a few ms of it could land while this process sat descheduled between
     // the write and process.on (a loaded machine), and the default action killed it.
+    if (ops) process.stdout.write(`metrics on ${ops.base}\n`);
     process.stdout.write('worker ready\n');
   });
 }

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { formatScaled, parseScaled } from '../service/decimal.js';
 import { ORDER_STATUSES, ORDER_TYPES, type Order, type OrderFields } from '../store/types.js';
+import { decimalString, localTime, timestamp, wireDate } from './wire.js';
 
 export const LIMITS = {
   address: 512,
@@ -286,8 +287,35 @@ export function parseOrderPatch(body: unknown): Result<Partial<OrderFields>> | {
   return { ok: true, value: toFields(parsed.data) };
 }
 
+/** The order as the API shows it (contract 2.1): the document's `Order`, and serializeOrder's type. */
+export const orderSchema = z
+  .strictObject({
+    id: z.int(),
+    external_id: z.string().nullable().describe("the client's document number"),
+    name: z.string(),
+    recipient: z.string(),
+    phone: z.string(),
+    address: z.string(),
+    lat: decimalString(6, 'latitude').nullable(),
+    lon: decimalString(6, 'longitude').nullable(),
+    time_window_start: localTime.nullable(),
+    time_window_end: localTime.nullable(),
+    weight: decimalString(3, 'kg'),
+    volume: decimalString(3, 'cubic metres'),
+    service_time: z.int().min(0).max(LIMITS.service_time_max).describe('minutes at the stop'),
+    notes: z.string(),
+    order_type: z.enum(ORDER_TYPES),
+    status: z.enum(ORDER_STATUSES),
+    delivery_date: wireDate,
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .describe('An order (contract 2.1); lat and lon are null until geocoding has found the address');
+
+export type OrderView = z.output<typeof orderSchema>;
+
 /** The order as the API shows it. */
-export function serializeOrder(o: Order) {
+export function serializeOrder(o: Order): OrderView {
   return {
     id: o.id,
     external_id: o.external_id,

@@ -2,10 +2,13 @@
  * The body of POST /planning/jobs/ (contract 4.6), defined once: the zod schema below validates
  * the request, is the type the job service takes, and is the document's `PlanningJobRequest`
  * (src/http/openapi-schemas.ts). `parsePlanningRequest` turns its issues into the contract's
- * field messages, one per field: `{detail, <field>: [message]}`.
+ * field messages, one per field: `{detail, <field>: [message]}`. The job as the API shows it
+ * (contract 2.2) is `planningJobSchema`, the type of src/jobs/view.ts's toJobView.
  */
 import { z } from 'zod';
+import type { UnassignedReason } from '../model/input.js';
 import { describeJsonType, MESSAGES } from './order.js';
+import { timestamp } from './wire.js';
 import type { FieldErrors } from './order.js';
 
 /** Longest id list accepted in one field (far above the 500-order limit; keeps queries bounded). */
@@ -100,3 +103,28 @@ function describeItem(value: unknown): string {
   if (typeof value === 'number') return `the number ${value}`;
   return describeJsonType(value);
 }
+
+const REASONS = ['capacity', 'time_window', 'max_distance', 'max_duration', 'max_orders', 'requirements', 'no_vehicle', 'unroutable'] as const satisfies readonly UnassignedReason[];
+const count = () => z.int().min(0);
+
+export const planningJobResultSchema = z
+  .strictObject({
+    route_ids: z.array(z.int()),
+    summary: z.strictObject({ route_count: count(), unassigned_count: count() }),
+    unassigned: z.array(z.strictObject({ order_id: z.int(), reason: z.enum(REASONS) })),
+  })
+  .meta({ id: 'PlanningJobResult', description: 'The result of a job in status done' });
+
+export const planningJobSchema = z
+  .strictObject({
+    job_id: z.int(),
+    status: z.enum(['queued', 'running', 'done', 'failed']),
+    input: z
+      .strictObject({ order_ids: z.array(z.int()), vehicle_ids: z.array(z.int()), warehouse_id: z.int().nullable() })
+      .describe('The effective input: resolved order ids'),
+    result: z.union([planningJobResultSchema, z.strictObject({})]).describe('`{}` until done and on failure'),
+    error: z.string().describe('a human-readable sentence on failure, else ""; not a code'),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .describe('A planning job (contract 2.2)');

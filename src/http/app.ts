@@ -15,6 +15,9 @@ import { BODY_LIMITS, REQUEST_TIMEOUT_MS } from './limits.js';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, registerRateLimit, type BucketCounter } from './rate-limit.js';
 import { DETAIL, errorHandler, notFound } from './errors.js';
 import { setPublicUrl } from './request.js';
+import { readiness, registerHealthRoutes, type ReadinessCheck } from './health.js';
+import { observeHttp, registerMetricsRoute, type PlannerMetrics } from './metrics.js';
+import { processReadiness } from '../service/ops.js';
 import { parseJsonBody } from './json-body.js';
 import { buildOpenApi, OPENAPI_PATH, PUBLIC_PREFIX } from './openapi.js';
 import { registerDocs } from './docs.js';
@@ -49,6 +52,12 @@ export interface AppOptions {
   /** The service's public base URL (`serve --public-url`): pagination links are built from it;
    *  without it they are relative. Never from the Host header. */
   publicUrl?: string;
+  /** Counts requests (planner_http_*) and serves them at GET /metrics unless `metricsRoute` is false
+   *  (`serve --metrics-port` moves /metrics to a port of its own). */
+  metrics?: PlannerMetrics;
+  metricsRoute?: boolean;
+  /** What GET /readyz answers; default: ready while the store answers. */
+  readiness?: ReadinessCheck;
   /** A request (headers and body) must arrive within this many ms, else 408 and the socket closes. */
   requestTimeoutMs?: number;
   /** The planning job service (serve wires it, src/service/planning.ts); without it POST
@@ -145,6 +154,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
     return payload;
   });
   setPublicUrl(app, options.publicUrl);
+  if (options.metrics) {
+    observeHttp(app, options.metrics);
+    if (options.metricsRoute !== false) registerMetricsRoute(app, options.metrics);
+  }
+  registerHealthRoutes(app, options.readiness ?? readiness(processReadiness(store)));
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((_request, reply) => {
     reply.code(404).send({ detail: DETAIL.notFound });

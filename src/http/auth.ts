@@ -8,6 +8,7 @@ import type { StorePort } from '../store/port.js';
 import type { ApiKey, Company, Scope } from '../store/types.js';
 import { DETAIL, HttpError } from './errors.js';
 import { throttledDetail, TokenBuckets } from './rate-limit.js';
+import { markRefusal } from './metrics.js';
 
 const MINUTE_MS = 60_000;
 
@@ -68,7 +69,10 @@ export function registerAuth(app: FastifyInstance, store: StorePort, options: { 
     }
     const address = `addr:${request.ip}`;
     const left = failures.peek(address, MINUTE_MS, perMinute);
-    if (left.tokens < 1) throw unauthenticatedThrottle(left.waitMs);
+    if (left.tokens < 1) {
+      markRefusal(request, 'address');
+      throw unauthenticatedThrottle(left.waitMs);
+    }
     try {
       request.auth = await authenticate(store, request.headers.authorization);
     } catch (error) {

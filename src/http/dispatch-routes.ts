@@ -16,7 +16,7 @@ import { DispatchError, DispatchService, SETTABLE_STOP_STATUSES, type SettableSt
 import type { OrderService } from '../service/orders.js';
 import type { Clock } from '../service/time.js';
 import type { StorePort } from '../store/port.js';
-import type { NewPosition } from '../store/sqlite/routes.js';
+import type { NewPosition } from '../store/types.js';
 import { authOf } from './auth.js';
 import { BODY_LIMITS, JSON_VALUES, MAX_CLOCK_AHEAD_MS } from './limits.js';
 import { HttpError, notFound } from './errors.js';

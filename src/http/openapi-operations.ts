@@ -8,7 +8,7 @@ import { INTERNAL_PREFIX } from './dispatch-routes.js';
 import { BODY_LIMITS } from './limits.js';
 import { ref } from './openapi-schemas.js';
 import { ORDER_STATUSES, type Scope } from '../store/types.js';
-import { ROUTE_STATUSES } from '../store/sqlite/routes.js';
+import { ROUTE_STATUSES } from '../store/types.js';
 
 export const PUBLIC_PREFIX = '/api/public/v1';
 export const OPENAPI_PATH = `${PUBLIC_PREFIX}/openapi.json`;

@@ -1,27 +1,22 @@
 /**
- * The named component schemas of the OpenAPI document (openapi.ts). Request bodies of orders come
- * from the zod schemas that validate them (order-schema.ts); answers are written here as JSON
- * Schema 2020-12, closed (`additionalProperties: false`) and with every field the server always
- * sends in `required`, so a generated client sees the fields as they are and the conformance test
+ * The named component schemas of the OpenAPI document (openapi.ts). The shapes defined once in
+ * src/contract/ (zod: the order in and out, the planning request and job, routes and stops) come
+ * from their schemas (json-schema.ts); the rest are still written here as JSON Schema 2020-12
+ * (to move: pages, bulk results, order history, tracking, the dispatch API's bodies), closed
+ * (`additionalProperties: false`) and with every field the server always sends in `required`, so
+ * a generated client sees the fields as they are and the conformance test
  * (test/helpers/openapi-conformance.ts) catches a field the server sends but the document omits.
  */
-import { z } from 'zod';
-import { ROUTE_STATUSES, STOP_STATUSES } from '../store/sqlite/routes.js';
-import { ORDER_STATUSES, ORDER_TYPES } from '../store/types.js';
+import { ORDER_STATUSES, ROUTE_STATUSES } from '../store/types.js';
 import { SETTABLE_STOP_STATUSES } from '../service/dispatch.js';
 import { jsonSchemaOf } from '../contract/json-schema.js';
-import { orderCreateSchema, orderPatchSchema } from '../contract/order.js';
-import { planningRequestSchema } from '../contract/planning.js';
+import { orderCreateSchema, orderPatchSchema, orderSchema } from '../contract/order.js';
+import { routeListItemSchema, routeSchema, stopSchema, stopStatusResultSchema } from '../contract/route.js';
+import { planningJobResultSchema, planningJobSchema, planningRequestSchema } from '../contract/planning.js';
 
 type Schema = Record<string, unknown>;
 
 export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-
-function fromZod(s: z.ZodType): Schema {
-  const json = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as Schema;
-  delete json.$schema;
-  return json;
-}
 
 /** A closed object whose every property is always sent. */
 function record(properties: Record<string, Schema>, description?: string): Schema {
@@ -34,9 +29,7 @@ function record(properties: Record<string, Schema>, description?: string): Schem
   };
 }
 
-const nullable = (s: Schema): Schema => ({ ...s, type: [s.type as string, 'null'] });
 const int = { type: 'integer' };
-const ints = { type: 'array', items: int };
 /** ISO 8601 UTC with a trailing Z, with or without fractional seconds (contract section 2). */
 const timestamp: Schema = {
   type: 'string',
@@ -44,40 +37,7 @@ const timestamp: Schema = {
   pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$',
   description: 'ISO 8601 UTC with a trailing Z',
 };
-const date: Schema = { type: 'string', format: 'date', description: 'YYYY-MM-DD' };
-const time: Schema = { type: 'string', pattern: '^\\d{2}:\\d{2}:\\d{2}$', description: 'HH:MM:SS, local to the company timezone' };
-const decimal = (places: number, what: string): Schema => ({
-  type: 'string',
-  pattern: `^-?\\d+\\.\\d{${places}}$`,
-  description: `${what}: a decimal string with ${places} decimals`,
-});
-const reasons = ['capacity', 'time_window', 'max_distance', 'max_duration', 'max_orders', 'requirements', 'no_vehicle', 'unroutable'];
 const messages = { type: 'array', items: { type: 'string' }, minItems: 1 };
-
-const order = record(
-  {
-    id: int,
-    external_id: { type: ['string', 'null'], description: "the client's document number" },
-    name: { type: 'string' },
-    recipient: { type: 'string' },
-    phone: { type: 'string' },
-    address: { type: 'string' },
-    lat: nullable(decimal(6, 'latitude')),
-    lon: nullable(decimal(6, 'longitude')),
-    time_window_start: nullable(time),
-    time_window_end: nullable(time),
-    weight: decimal(3, 'kg'),
-    volume: decimal(3, 'cubic metres'),
-    service_time: { type: 'integer', minimum: 0, maximum: 240, description: 'minutes at the stop' },
-    notes: { type: 'string' },
-    order_type: { type: 'string', enum: [...ORDER_TYPES] },
-    status: { type: 'string', enum: [...ORDER_STATUSES] },
-    delivery_date: date,
-    created_at: timestamp,
-    updated_at: timestamp,
-  },
-  'An order (contract 2.1); lat and lon are null until geocoding has found the address',
-);
 
 const page = (item: string, what: string): Schema =>
   record(
@@ -89,46 +49,6 @@ const page = (item: string, what: string): Schema =>
     },
     `A page of ${what}, newest first`,
   );
-
-const routeFields = {
-  id: int,
-  name: { type: 'string', description: '"YYYY-MM-DD <vehicle name>"' },
-  status: { type: 'string', enum: [...ROUTE_STATUSES] },
-  date: date,
-  has_vehicle: { type: 'boolean', description: 'true once a vehicle is assigned (dispatch API)' },
-  planned_mileage_km: decimal(2, 'km'),
-  planned_duration_min: { type: 'integer', minimum: 0 },
-  actual_start_at: nullable(timestamp),
-  actual_end_at: nullable(timestamp),
-  total_weight_kg: decimal(3, 'kg'),
-  total_volume_m3: decimal(3, 'cubic metres'),
-};
-
-const stopFields = {
-  id: int,
-  position: { type: 'integer', minimum: 1, description: 'order of the stop in the route, from 1' },
-  stop_type: { type: 'string', enum: ['order', 'start_depot', 'mid_depot', 'end_depot'] },
-  status: { type: 'string', enum: [...STOP_STATUSES] },
-  order_id: { type: ['integer', 'null'], description: 'null on depot stops' },
-  order_external_id: { type: ['string', 'null'], description: "the order's external_id; null on depot stops" },
-  address: { type: 'string' },
-  lat: decimal(6, 'latitude'),
-  lon: decimal(6, 'longitude'),
-  eta: { ...nullable(timestamp), description: 'equal to planned_arrival_at' },
-  planned_arrival_at: { ...nullable(timestamp), description: 'planned start of service (inside the time window)' },
-  planned_departure_at: nullable(timestamp),
-  actual_arrival_at: nullable(timestamp),
-  actual_departure_at: nullable(timestamp),
-};
-
-const jobResult = record(
-  {
-    route_ids: ints,
-    summary: record({ route_count: { type: 'integer', minimum: 0 }, unassigned_count: { type: 'integer', minimum: 0 } }),
-    unassigned: { type: 'array', items: record({ order_id: int, reason: { type: 'string', enum: reasons } }) },
-  },
-  'The result of a job in status done',
-);
 
 const position = {
   lat: { type: ['number', 'string'], minimum: -90, maximum: 90, description: 'a number or a numeric string' },
@@ -154,13 +74,13 @@ export function componentSchemas(): Record<string, Schema> {
       required: ['detail'],
       additionalProperties: messages,
     },
-    OrderInput: { ...fromZod(orderCreateSchema), description: 'A new order (contract 2.1); only address is required' },
+    OrderInput: { ...jsonSchemaOf(orderCreateSchema), description: 'A new order (contract 2.1); only address is required' },
     OrderPatch: {
-      ...fromZod(orderPatchSchema),
+      ...jsonSchemaOf(orderPatchSchema),
       minProperties: 1,
       description: 'Any of the changeable fields; id, external_id, status, created_at and updated_at are read-only (400)',
     },
-    Order: order,
+    Order: jsonSchemaOf(orderSchema, { io: 'output', nullAsType: true }),
     OrderPage: page('Order', 'orders'),
     BulkItemResult: record({
       index: { type: 'integer', minimum: 0, description: 'position in the request array' },
@@ -190,26 +110,12 @@ export function componentSchemas(): Record<string, Schema> {
       'Status history, oldest first (contract 2.6)',
     ),
     PlanningJobRequest: jsonSchemaOf(planningRequestSchema, { nullAsType: true }),
-    PlanningJobResult: jobResult,
-    PlanningJob: record(
-      {
-        job_id: int,
-        status: { type: 'string', enum: ['queued', 'running', 'done', 'failed'] },
-        input: record({ order_ids: ints, vehicle_ids: ints, warehouse_id: { type: ['integer', 'null'] } }, 'The effective input: resolved order ids'),
-        result: {
-          description: '`{}` until done and on failure',
-          anyOf: [ref('PlanningJobResult'), { type: 'object', maxProperties: 0 }],
-        },
-        error: { type: 'string', description: 'a human-readable sentence on failure, else ""; not a code' },
-        created_at: timestamp,
-        updated_at: timestamp,
-      },
-      'A planning job (contract 2.2)',
-    ),
-    RouteListItem: record(routeFields, 'A route as listed (contract 2.3)'),
+    PlanningJobResult: jsonSchemaOf(planningJobResultSchema, { io: 'output', nullAsType: true }),
+    PlanningJob: jsonSchemaOf(planningJobSchema, { io: 'output', nullAsType: true }),
+    RouteListItem: jsonSchemaOf(routeListItemSchema, { io: 'output', nullAsType: true }),
     RoutePage: page('RouteListItem', 'routes'),
-    Stop: record(stopFields, 'A route stop (contract 2.4)'),
-    Route: record({ ...routeFields, stops: { type: 'array', items: ref('Stop') } }, 'A route with its stops in order'),
+    Stop: jsonSchemaOf(stopSchema, { io: 'output', nullAsType: true }),
+    Route: jsonSchemaOf(routeSchema, { io: 'output', nullAsType: true }),
     Tracking: record(
       {
         route_id: int,
@@ -239,10 +145,7 @@ export function componentSchemas(): Record<string, Schema> {
       required: ['status'],
       additionalProperties: false,
     },
-    StopStatusResult: record(
-      { ...stopFields, route_id: int, route_status: { type: 'string', enum: [...ROUTE_STATUSES] } },
-      'The stop after the change, with its route',
-    ),
+    StopStatusResult: jsonSchemaOf(stopStatusResultSchema, { io: 'output', nullAsType: true }),
     PositionInput: { type: 'object', properties: position, required: ['lat', 'lon'], additionalProperties: false },
     PositionsRequest: {
       description: 'One position, or a list of 1 to 1000',

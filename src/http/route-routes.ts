@@ -13,11 +13,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { formatScaled } from '../service/decimal.js';
 import type { StorePort } from '../store/port.js';
-import { ROUTE_STATUSES, type PositionRow, type RouteRow, type RouteStatus, type StopRow } from '../store/sqlite/routes.js';
+import { ROUTE_STATUSES, type PositionRow, type RouteRow, type RouteStatus, type StopRow } from '../store/types.js';
 import { authOf } from './auth.js';
 import { HttpError, notFound } from './errors.js';
 import { MAX_CLOCK_AHEAD_MS } from './limits.js';
 import { isValidDate, MESSAGES } from '../contract/order.js';
+import type { RouteListItemView, RouteView, StopView } from '../contract/route.js';
 import { methodNotAllowed, pageAnswer, queryOf, readPage } from './request.js';
 
 
@@ -29,7 +30,7 @@ export function fixed(x: number, decimals: number): string {
 }
 
 /** A route list item (2.3). */
-export function serializeRoute(r: RouteRow) {
+export function serializeRoute(r: RouteRow): RouteListItemView {
   return {
     id: r.id,
     name: r.name,
@@ -46,7 +47,7 @@ export function serializeRoute(r: RouteRow) {
 }
 
 /** A route stop (2.4). */
-export function serializeStop(s: StopRow) {
+export function serializeStop(s: StopRow): StopView {
   return {
     id: s.id,
     position: s.position,
@@ -65,7 +66,7 @@ export function serializeStop(s: StopRow) {
   };
 }
 
-export function serializeRouteDetail(r: RouteRow, stops: StopRow[]) {
+export function serializeRouteDetail(r: RouteRow, stops: StopRow[]): RouteView {
   return { ...serializeRoute(r), stops: stops.map(serializeStop) };
 }
 

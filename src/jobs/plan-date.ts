@@ -8,11 +8,12 @@
  */
 import type { ProblemInput, SolveResult, UnassignedReason } from '../model/input.js';
 import { MatrixProviderError } from '../matrix/osrm.js';
+import { scaleTravelTimes } from '../model/travel-time.js';
 import { commitPlan } from './commit.js';
 import { JobFailure, JobServiceClosedError } from './errors.js';
 import type { EventBus } from './events.js';
 import { distinct } from './intake.js';
-import { LeaseLostError, OrdersChangedError, OrdersNotNewError, VehicleBusyError, type JobRecord, type NewRoute, type PlanningOrder, type PlanningStore, type PlanningVehicle, type Warehouse } from './ports.js';
+import { LeaseLostError, OrdersChangedError, OrdersNotNewError, VehicleBusyError, type Company, type JobRecord, type NewRoute, type PlanningOrder, type PlanningStore, type PlanningVehicle, type Warehouse } from './ports.js';
 import { buildProblem, toRoutes, type MatrixProvider } from './problem.js';
 import { SolveOverrunError, type SolveScheduler } from './scheduler.js';
 
@@ -144,7 +145,7 @@ export class DatePlanner {
         for (const o of work.orders) unassigned.push({ order_id: o.id, reason: 'no_vehicle' });
         continue;
       }
-      const day = await this.planDate(job, company.timezone, work, warehouses, {
+      const day = await this.planDate(job, company, work, warehouses, {
         timeLimit: (budget * work.orders.length) / planned,
         budget,
         matrixDeadline,
@@ -160,7 +161,7 @@ export class DatePlanner {
   /** One delivery date: its problem, its road matrix, its solve, its routes. */
   private async planDate(
     job: JobRecord,
-    timeZone: string,
+    { timezone: timeZone, speedFactor = 1 }: Company,
     { date, orders, free }: DateWork,
     warehouses: Map<number, Warehouse>,
     limits: { timeLimit: number; budget: number; matrixDeadline: AbortSignal; lease: AbortSignal },
@@ -187,6 +188,8 @@ export class DatePlanner {
     // threads that plan it together (solver/cooperate.ts); costs and times stay the matrix's
     if (matrix.kind === 'explicit' && matrix.coordinates === undefined && matrix.distance.length === context.points.length)
       matrix = { ...matrix, coordinates: context.points };
+    // the company's speed factor (a dense centre, a rural area, or what its drivers' days showed)
+    matrix = scaleTravelTimes(matrix, speedFactor);
     const problem: ProblemInput = { ...partial, matrix };
     let result: SolveResult;
     try {

@@ -54,6 +54,8 @@ export interface Company {
   id: number;
   /** IANA time zone (for example `Europe/Berlin`); time windows and delivery dates are local to it. */
   timezone: string;
+  /** Travel times of its plans are multiplied by it (`admin company update --speed-factor`); default 1. */
+  speedFactor?: number;
 }
 
 export type OrderStatus = 'new' | 'in_route' | 'visited' | 'confirmed' | 'rejected' | 'skipped' | 'archived';

@@ -13,11 +13,19 @@ import { DayAxis, parseClock, parseShift } from './time.js';
  *  job's deadline for the whole matrix (a provider that calls out stops when it fires). */
 export type MatrixProvider = (points: ReadonlyArray<readonly [lat: number, lon: number]>, signal?: AbortSignal) => MatrixInput | Promise<MatrixInput>;
 
-/** Great-circle distance times a detour factor at an average speed (operations.md `haversine`). */
+/**
+ * Great-circle distance times a detour factor (default 1.3); travel time from the default travel
+ * curve (model/travel-time.ts: town speed on short hops, road speed on long ones), or at one fixed
+ * speed with `speedKmh` (operations.md `haversine`, `serve --speed-kmh`, `--detour-factor`).
+ */
 export function haversineProvider(options: { speedKmh?: number; detourFactor?: number } = {}): MatrixProvider {
-  const speedKmh = options.speedKmh ?? 30;
-  const detourFactor = options.detourFactor ?? 1.3;
-  return (points) => ({ kind: 'haversine', coordinates: points.map(([lat, lon]) => [lat, lon] as [number, number]), speedKmh, detourFactor });
+  const { speedKmh, detourFactor = 1.3 } = options;
+  return (points) => ({
+    kind: 'haversine',
+    coordinates: points.map(([lat, lon]) => [lat, lon] as [number, number]),
+    detourFactor,
+    ...(speedKmh === undefined ? {} : { speedKmh }),
+  });
 }
 
 export interface DatePlanInput {

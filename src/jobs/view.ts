@@ -1,16 +1,10 @@
-import type { JobRecord, JobResult, JobStatus } from './ports.js';
+import type { z } from 'zod';
+import type { planningJobSchema } from '../contract/planning.js';
+import type { JobRecord } from './ports.js';
 
-/** The planning job object of section 2.2, as the API returns it and the event carries it. */
-export interface JobView {
-  job_id: number;
-  status: JobStatus;
-  input: { order_ids: number[]; vehicle_ids: number[]; warehouse_id: number | null };
-  /** `{}` until done and on failure. */
-  result: JobResult | Record<string, never>;
-  error: string;
-  created_at: string;
-  updated_at: string;
-}
+/** The planning job object of section 2.2, as the API returns it and the event carries it: the
+ *  contract's one schema of it (src/contract/planning.ts). `result` is `{}` until done and on failure. */
+export type JobView = z.output<typeof planningJobSchema>;
 
 export function toJobView(job: JobRecord): JobView {
   return {

@@ -25,10 +25,16 @@ export type MatrixInput =
   | {
       kind: 'haversine';
       coordinates: Array<[lat: number, lon: number]>;
-      /** Average speed in km/h; durations come out in seconds. */
-      speedKmh: number;
+      /**
+       * A fixed average speed in km/h (time proportional to length); absent: the default travel
+       * curve of model/travel-time.ts (town speed on short hops, road speed on long ones).
+       * Durations come out in seconds.
+       */
+      speedKmh?: number;
       /** Multiplier on the great-circle distance (roads are not straight); default 1.3. */
       detourFactor?: number;
+      /** Multiplier on every travel time (a company's speed factor); default 1. */
+      timeFactor?: number;
     }
   /** Given square matrices; `null` means there is no road from row to column. */
   | {
@@ -140,6 +146,12 @@ export interface ProblemInput {
   orders: OrderInput[];
   /** A day in progress: no vehicle leaves (or goes on from its `progress.start`) before this time. */
   now?: number;
+  /**
+   * A day in progress: what moving a kept order to another vehicle costs, in the objective's
+   * units (metres of the distance objective), per order (default 0). A little keeps a re-plan
+   * from reshuffling the drivers' lists for gains smaller than that (see docs/engine.md).
+   */
+  keptMoveCost?: number;
 }
 
 export type Objective = 'distance' | 'duration' | 'vehicles';

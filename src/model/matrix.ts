@@ -7,6 +7,7 @@
  */
 import turfDistance from '@turf/distance';
 import type { MatrixInput } from './input.js';
+import { travelSeconds } from './travel-time.js';
 
 export const NO_ROAD = 1e12;
 
@@ -133,7 +134,8 @@ export function buildMatrix(m: MatrixInput, into?: Matrix, index?: Int32Array): 
     }
   } else if (m.kind === 'haversine') {
     const factor = m.detourFactor ?? 1.3;
-    const metresPerSecond = m.speedKmh / 3.6;
+    const speedKmh = m.speedKmh;
+    const timeFactor = m.timeFactor ?? 1;
     for (let i = 0; i < n; i++) {
       const [lati, loni] = m.coordinates[i];
       for (let j = i + 1; j < n; j++) {
@@ -143,7 +145,7 @@ export function buildMatrix(m: MatrixInput, into?: Matrix, index?: Int32Array): 
         const ij = at[i] * n + at[j];
         const ji = at[j] * n + at[i];
         distance[ij] = distance[ji] = d;
-        duration[ij] = duration[ji] = d / metresPerSecond;
+        duration[ij] = duration[ji] = travelSeconds(d, speedKmh, timeFactor);
       }
     }
   } else {

@@ -355,6 +355,8 @@ export interface CostModel {
   penaltyTime: number;
   /** Per unit of excess weight plus excess volume. */
   penaltyLoad: number;
+  /** Per kept order on another vehicle than its own (a day in progress; 0 otherwise). */
+  perMoved: number;
 }
 
 /** The duration weight of a distance objective when vehicles take breaks (see costModel). */
@@ -374,18 +376,21 @@ export function costModel(p: Problem, objective: Objective = 'distance'): CostMo
   for (let o = 0; o < p.nNodes; o++) serviceSum += p.oService[o];
   const bound = 2 * maxArc * (p.nNodes + p.nVehicles + 1) + (objective === 'duration' ? serviceSum : 0) + 1;
   const perVehicle = objective === 'vehicles' ? bound : 0;
+  const perMoved = p.nKept > 0 ? (p.input.keptMoveCost ?? 0) : 0;
   return {
     perDistance: objective === 'duration' ? 0.001 : 1,
     // Breaks: a break node has no place of its own, so the arcs priced alone no longer bound a
-    // move's distance delta; a duration weight far below any distance turns that pruning off
+    // move's distance delta. A duration weight far below any distance turns that pruning off
     // everywhere (it is keyed on perDuration = 0), and among routes of equal distance it prefers
-    // the shorter day (a break placed in waiting time rather than on the road).
+    // the shorter day (a break placed in waiting time rather than on the road). (A cost on moving
+    // kept orders keeps the pruning: SearchRoute.penalty holds what a move could shed of it.)
     perDuration: objective === 'duration' ? 1 : p.hasBreaks ? BREAK_DURATION_WEIGHT : 0,
     perVehicle,
     perUnassigned: bound + perVehicle * (p.nVehicles + 1),
     penalised: false,
     penaltyTime: 1,
     penaltyLoad: 1,
+    perMoved,
   };
 }
 

@@ -110,6 +110,11 @@ export class SolverPool {
     return this.piscina;
   }
 
+  /** Threads started and loaded, ready for a task (readiness, src/service/ops.ts); 0 before start(). */
+  get threadsReady(): number {
+    return this.piscina ? this.piscina.threads.filter((t) => this.loaded.has(t)).length : 0;
+  }
+
   /** The threads whose task module has loaded. */
   private readonly loaded = new WeakSet<Worker>();
 

@@ -70,7 +70,7 @@ export function bestInRoute(
   const c = sol.costs;
   const strict = !c.penalised;
   if (strict && (r.weight + p.oW[o] > p.vPreW[v] + EPS || r.volume + p.oV[o] > p.vPreV[v] + EPS)) return out;
-  if (!p.hasReloads) return bestPlain(sol, o, r, out, blinkRate, rand, bound, from, to);
+  if (!p.hasReloads && c.perMoved === 0) return bestPlain(sol, o, r, out, blinkRate, rand, bound, from, to);
   const spare = sol.spareReload(r);
   const base = r.cost;
   // distance costs: the arcs priced alone bound the delta (see distanceBound)

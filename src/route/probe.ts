@@ -30,6 +30,8 @@ export class RouteProbe {
   vol = 0;
   /** Real orders (reload nodes do not count towards maxOrders). */
   cnt = 0;
+  /** Kept orders away from the probe's vehicle (a day in progress). */
+  moved = 0;
   /** Excess weight / volume of the closed trips. */
   xw = 0;
   xv = 0;
@@ -47,6 +49,8 @@ export class RouteProbe {
   private readonly nReal: number;
   /** Indices from here on are break nodes (p.nNodes when there are none). */
   private readonly brk: number;
+  /** Whether some order is kept (a day in progress): `moved` is counted. */
+  private readonly kept: boolean;
   /** Break nodes waiting for the next arc (see the file comment). */
   private readonly held: Int32Array;
   private nHeld = 0;
@@ -59,6 +63,7 @@ export class RouteProbe {
     this.trips = p.hasReloads;
     this.nReal = p.nOrders;
     this.brk = p.hasBreaks ? p.nBreakFirst : p.nNodes;
+    this.kept = p.nKept > 0;
     let most = 0;
     for (let v = 0; v < p.nVehicles; v++) most = Math.max(most, p.vBreakCount[v]);
     this.held = new Int32Array(most + 1);
@@ -135,11 +140,13 @@ export class RouteProbe {
       this.xw = r.xW[i];
       this.xv = r.xV[i];
       this.cnt = i - r.cumR[i];
+      if (this.kept) this.moved = r.movedIn(1, i, r.vehicle);
       return this;
     }
     this.w = r.cumW[i];
     this.vol = r.cumV[i];
     this.cnt = i;
+    if (this.kept) this.moved = r.movedIn(1, i, r.vehicle);
     return this;
   }
 
@@ -158,6 +165,7 @@ export class RouteProbe {
     this.xw = 0;
     this.xv = 0;
     this.cnt = 0;
+    this.moved = 0;
     this.last = p.vStartLoc[v];
     return this;
   }
@@ -181,6 +189,7 @@ export class RouteProbe {
     this.w += p.oW[o];
     this.vol += p.oV[o];
     this.cnt++;
+    if (this.kept && p.oKept[o] >= 0 && p.oKept[o] !== this.vehicle) this.moved++;
     return this;
   }
 
@@ -192,6 +201,7 @@ export class RouteProbe {
   }
 
   private rangePlain(r: SearchRoute, i: number, j: number): this {
+    if (this.kept) this.moved += r.movedIn(i, j, this.vehicle);
     const arc = this.last * this.n + r.loc[i];
     this.dist += this.p.dist[arc] + r.cumDist[j] - r.cumDist[i];
     if (this.trips) this.rangeLoad(r, i, j);
@@ -270,6 +280,7 @@ export class RouteProbe {
     this.merge(this.p.dur[arc], r.gD[i], r.gT[i], r.gE[i], r.gL[i]);
     this.dist += this.p.dist[arc] + r.cumDist[r.size + 1] - r.cumDist[i];
     const k = r.size;
+    if (this.kept && i <= k) this.moved += r.movedIn(i, k, this.vehicle);
     if (i <= k) {
       if (this.trips) {
         this.cnt += k - i + 1 - (r.cumR[k] - r.cumR[i - 1]);
@@ -313,7 +324,7 @@ export class RouteProbe {
       this.feasible = true;
       return this;
     }
-    this.cost = c.perDistance * this.dist + c.perDuration * this.d + c.perVehicle;
+    this.cost = c.perDistance * this.dist + c.perDuration * this.d + c.perVehicle + c.perMoved * this.moved;
     if (this.trips) return this.judgeTrips();
     if (c.penalised) {
       this.penalty =

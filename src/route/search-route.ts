@@ -69,6 +69,15 @@ export class SearchRoute {
   /** Excess weight / volume of the trips closed at or before position i (size + 1: every trip). */
   xW: Float64Array;
   xV: Float64Array;
+  /**
+   * A day in progress (only filled when p.nKept > 0): kept orders among positions 1..i, and
+   * `homeAt[i * nVehicles + v]` those of them whose own vehicle is v, so a stretch's orders that
+   * would be away from any vehicle are counted in O(1) (RouteProbe's `moved`).
+   */
+  cumKept: Int32Array;
+  homeAt: Int32Array;
+  /** Kept orders on this route away from their own vehicle. */
+  moved = 0;
   /** Reload nodes on the route, and its real orders (size less reload and break nodes). */
   reloads = 0;
   nOrd = 0;
@@ -82,7 +91,10 @@ export class SearchRoute {
   weight = 0;
   volume = 0;
   cost = 0;
-  /** The penalty part of `cost` (infeasible search only; 0 when the route is feasible). */
+  /**
+   * What a move could shed of `cost` at most beyond its distance: the infeasible search's penalty
+   * (0 when the route is feasible) plus the cost of kept orders away from their vehicle.
+   */
   penalty = 0;
   /** Bumped on every change; lets the search skip pairs of routes unchanged since last tested. */
   version = 0;
@@ -117,6 +129,8 @@ export class SearchRoute {
     this.nextR = new Int32Array(cap);
     this.xW = new Float64Array(cap);
     this.xV = new Float64Array(cap);
+    this.cumKept = new Int32Array(p.nKept > 0 ? cap : 0);
+    this.homeAt = new Int32Array(p.nKept > 0 ? cap * p.nVehicles : 0);
     this.update();
   }
 
@@ -158,6 +172,12 @@ export class SearchRoute {
     this.nextR = g32(this.nextR);
     this.xW = g64(this.xW);
     this.xV = g64(this.xV);
+    if (this.p.nKept > 0) {
+      this.cumKept = g32(this.cumKept);
+      const h = new Int32Array(cap * this.p.nVehicles);
+      h.set(this.homeAt);
+      this.homeAt = h;
+    }
   }
 
   /** Order at position i (1..size). */
@@ -388,6 +408,7 @@ export class SearchRoute {
     this.timeWarp = fT[k + 1];
     this.weight = cumW[k];
     this.volume = cumV[k];
+    if (p.nKept > 0) this.updateKept(Math.max(1, fwdFrom));
     if (p.hasReloads) this.updateTrips();
     else {
       this.reloads = 0;
@@ -466,6 +487,35 @@ export class SearchRoute {
     }
   }
 
+  /** The kept-order counts from position f on: O(nVehicles) a position. */
+  private updateKept(f: number): void {
+    const p = this.p;
+    const nV = p.nVehicles;
+    const k = this.size;
+    const ord = this.ord;
+    const cum = this.cumKept;
+    const home = this.homeAt;
+    const oKept = p.oKept;
+    if (f === 1) {
+      cum[0] = 0;
+      home.fill(0, 0, nV);
+    }
+    for (let i = f; i <= k; i++) {
+      home.copyWithin(i * nV, (i - 1) * nV, i * nV);
+      const o = ord[i];
+      const h = o >= 0 && o < p.nOrders ? oKept[o] : -1;
+      cum[i] = cum[i - 1] + (h >= 0 ? 1 : 0);
+      if (h >= 0) home[i * nV + h]++;
+    }
+    this.moved = cum[k] - home[k * nV + this.vehicle];
+  }
+
+  /** Kept orders at positions i..j that would be away from vehicle v (i <= j + 1). */
+  movedIn(i: number, j: number, v: number): number {
+    const nV = this.p.nVehicles;
+    return this.cumKept[j] - this.cumKept[i - 1] - (this.homeAt[j * nV + v] - this.homeAt[(i - 1) * nV + v]);
+  }
+
   /** The trip caches: O(size). */
   private updateTrips(): void {
     const p = this.p;
@@ -520,14 +570,18 @@ export class SearchRoute {
     const v = this.vehicle;
     const c = this.costs;
     const k = this.nOrd;
-    this.cost = k === 0 ? 0 : c.perDistance * this.distance + c.perDuration * this.duration + c.perVehicle;
-    this.penalty = 0;
+    this.cost = k === 0 ? 0 : c.perDistance * this.distance + c.perDuration * this.duration + c.perVehicle + c.perMoved * this.moved;
+    // the cost of kept orders away from their vehicle counts as a penalty too: a move can shed
+    // it, so the distance bounds subtract it (distanceBound and its inline copies)
+    const moved = k === 0 ? 0 : c.perMoved * this.moved;
+    this.penalty = moved;
     if (c.penalised && k > 0) {
-      this.penalty =
+      const penalty =
         c.penaltyTime * (this.timeWarp + Math.max(0, this.duration - p.vMaxDur[v]) + Math.max(0, this.distance - p.vMaxDist[v])) +
         c.penaltyLoad *
           (p.hasReloads ? this.excessW + this.excessV : Math.max(0, this.weight - p.vCapW[v]) + Math.max(0, this.volume - p.vCapV[v]));
-      this.cost += this.penalty;
+      this.penalty = moved + penalty;
+      this.cost += penalty;
     }
   }
 

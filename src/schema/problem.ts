@@ -34,8 +34,9 @@ export const matrixSchema = z.discriminatedUnion(
     z.object({
       kind: z.literal('haversine'),
       coordinates: latLons,
-      speedKmh: positive('km/h'),
+      speedKmh: positive('km/h').optional(),
       detourFactor: finite('factor').refine((x) => x >= 1, { message: 'must be >= 1' }).optional(),
+      timeFactor: positive('factor').optional(),
     }),
     z.object({
       kind: z.literal('explicit'),
@@ -123,6 +124,7 @@ const problemObject = z
       { error: 'must be an array of orders' },
     ),
     now: finite('now').optional(),
+    keptMoveCost: nonNegative('keptMoveCost').optional(),
   });
 
 type ProblemData = z.infer<typeof problemObject>;

@@ -23,8 +23,7 @@
  *   yet set); confirmed, rejected and skipped set actual_departure_at. All take `at` (default: now).
  */
 import type { StorePort } from '../store/port.js';
-import type { NewPosition, PositionRow, RouteRow, StopRow, StopStatus } from '../store/sqlite/routes.js';
-import { FINAL_STOP_STATUSES } from '../store/sqlite/routes.js';
+import { FINAL_STOP_STATUSES, type NewPosition, type PositionRow, type RouteRow, type StopRow, type StopStatus } from '../store/types.js';
 import type { OrderStatus } from '../store/types.js';
 import type { OrderService } from './orders.js';
 import { systemClock, type Clock } from './time.js';

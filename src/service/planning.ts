@@ -17,11 +17,15 @@ import { IDEMPOTENCY_WINDOW_MS } from '../jobs/ports.js';
 import type { StorePort } from '../store/port.js';
 import { portOf } from '../store/sqlite/port.js';
 import type { Store } from '../store/sqlite/store.js';
+import type { PlannerMetrics } from '../http/metrics.js';
+import { observePlanning, storeBacklogs } from './ops.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { ServiceEvents } from './events.js';
 import { bridgeEvents, createWebhookDispatcher, type EventBridge } from './webhooks.js';
 
 export interface PlanningRuntimeOptions {
+  /** /metrics: jobs, claims, webhook tries and the backlogs are counted here (src/service/ops.ts). */
+  metrics?: PlannerMetrics;
   /** The storage port, or the SQLite store (used through its one port). */
   store: Store | StorePort;
   /** The order service's events (the same object goes to buildApp). */
@@ -32,6 +36,10 @@ export interface PlanningRuntimeOptions {
   jobTimeLimitSec?: number;
   matrix?: 'haversine' | 'osrm';
   osrmUrl?: string;
+  /** `--speed-kmh`: haversine travel at one fixed speed instead of the default travel curve. */
+  speedKmh?: number;
+  /** `--detour-factor`: road metres per great-circle metre for haversine (default 1.3). */
+  detourFactor?: number;
   webhookTimeoutMs?: number;
   webhookRetryDelaysMs?: readonly number[];
   /** Vehicle positions are removed this many days after the server received them (default 30). */
@@ -64,8 +72,8 @@ export interface PlanningRuntime {
   housekeep(): Promise<void>;
 }
 
-export function matrixProvider(kind: 'haversine' | 'osrm', osrmUrl?: string): MatrixProvider {
-  if (kind === 'haversine') return haversineProvider();
+export function matrixProvider(kind: 'haversine' | 'osrm', osrmUrl?: string, road: { speedKmh?: number; detourFactor?: number } = {}): MatrixProvider {
+  if (kind === 'haversine') return haversineProvider(road);
   if (!osrmUrl) throw new Error('the osrm matrix provider needs a URL');
   return (points, signal) => osrmMatrix(points, { url: osrmUrl }, signal);
 }
@@ -83,12 +91,14 @@ export function createPlanningRuntime(options: PlanningRuntimeOptions): Planning
     retryDelaysMs: options.webhookRetryDelaysMs,
     leaseMs: options.leaseMs,
     log,
+    metrics: options.metrics,
   });
+  if (options.metrics) storeBacklogs(options.metrics, store);
   const jobs = new JobService({
-    store: store.planning,
+    store: options.metrics ? observePlanning(store.planning, bus, options.metrics) : store.planning,
     pool,
     events: bus,
-    matrix: matrixProvider(options.matrix ?? 'haversine', options.osrmUrl),
+    matrix: matrixProvider(options.matrix ?? 'haversine', options.osrmUrl, { speedKmh: options.speedKmh, detourFactor: options.detourFactor }),
     timeBudgetSec: options.jobTimeLimitSec,
     maxJobsPerCompany: options.maxJobsPerCompany,
     matrixDeadlineMs: options.matrixDeadlineMs,

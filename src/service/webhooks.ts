@@ -14,6 +14,7 @@ import type { WebhookEvent } from '../store/types.js';
 import { WebhookDispatcher, defaultRetryDelaysMs } from '../webhooks/dispatcher.js';
 import type { ServiceEvents } from './events.js';
 import { redactUrl } from '../io/redact.js';
+import type { PlannerMetrics } from '../http/metrics.js';
 
 export interface WebhookDeliveryOptions {
   /** A 2xx within this many ms delivers (default 10 000, operations.md). */
@@ -25,6 +26,8 @@ export interface WebhookDeliveryOptions {
   /** How long a claimed delivery stays this process's without an outcome, ms (WebhookDispatcher). */
   leaseMs?: number;
   log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** Counts every try by outcome (planner_webhook_deliveries_total). */
+  metrics?: PlannerMetrics;
 }
 
 export function createWebhookDispatcher(store: StorePort, options: WebhookDeliveryOptions = {}): WebhookDispatcher {
@@ -42,6 +45,7 @@ export function createWebhookDispatcher(store: StorePort, options: WebhookDelive
       return s && { url: s.url, secret: s.secret };
     },
     paused: () => store.webhooks.inactiveIds(),
+    onTry: options.metrics ? (outcome) => options.metrics!.webhookDeliveries.inc({ outcome }) : undefined,
     onOutcome: async (subscriptionId, ok, at) => {
       if (await store.webhooks.recordOutcome(subscriptionId, ok, at)) {
         options.log?.warn({ subscription_id: subscriptionId }, 'webhook subscription paused: every delivery failed for 24 h (admin webhook enable resumes it)');

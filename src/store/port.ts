@@ -1,8 +1,7 @@
 /**
  * The storage port: what the service needs of a database, the same for every adapter (SQLite in
- * src/store/sqlite/, PostgreSQL in src/store/postgres/). Every method is asynchronous here; the
- * SQLite repositories are synchronous (better-sqlite3) and are the reference for names, arguments
- * and answers: `Async<Repository>` turns one into its port.
+ * src/store/sqlite/, PostgreSQL in src/store/postgres/): the repositories, one hand-written
+ * asynchronous interface per aggregate (ports.ts), and transactions over them.
  *
  * Transactions: `transaction(fn)` runs `fn` with repositories bound to one transaction (SQLite:
  * BEGIN IMMEDIATE on the one connection, every other use of the store waiting for it to end;
@@ -10,15 +9,8 @@
  * when it rejects. Inside, use only `tx`, never the store itself (that would wait for the
  * transaction that waits for it). `fn` must not wait for anything but the database (no network).
  */
-import type { ApiKeyRepository } from './sqlite/api-keys.js';
-import type { CompanyRepository } from './sqlite/companies.js';
-import type { VehicleRepository, WarehouseRepository } from './sqlite/fleet.js';
-import type { GeocodeQueueRepository } from './sqlite/geocode-queue.js';
-import type { OrderRepository } from './sqlite/orders.js';
-import type { RouteRepository } from './sqlite/routes.js';
-import type { WebhookRepository } from './sqlite/webhooks.js';
 import type { PlanningStore } from '../jobs/ports.js';
-import type { WebhookOutbox } from '../webhooks/outbox.js';
+import type { ApiKeysPort, CompaniesPort, GeocodeQueuePort, OrdersPort, OutboxPort, RoutesPort, VehiclesPort, WarehousesPort, WebhooksPort } from './ports.js';
 
 /** The asynchronous form of a repository: each method answers a Promise of the same value. */
 export type Async<T> = {
@@ -27,16 +19,16 @@ export type Async<T> = {
 
 /** The repositories, one per aggregate (the same set in and out of a transaction). */
 export interface Repositories {
-  readonly companies: Async<CompanyRepository>;
-  readonly apiKeys: Async<ApiKeyRepository>;
-  readonly warehouses: Async<WarehouseRepository>;
-  readonly vehicles: Async<VehicleRepository>;
-  readonly orders: Async<OrderRepository>;
-  readonly geocodeQueue: Async<GeocodeQueueRepository>;
-  readonly webhooks: Async<WebhookRepository>;
-  readonly routes: Async<RouteRepository>;
+  readonly companies: CompaniesPort;
+  readonly apiKeys: ApiKeysPort;
+  readonly warehouses: WarehousesPort;
+  readonly vehicles: VehiclesPort;
+  readonly orders: OrdersPort;
+  readonly geocodeQueue: GeocodeQueuePort;
+  readonly webhooks: WebhooksPort;
+  readonly routes: RoutesPort;
   /** The webhook outbox (src/webhooks/outbox.ts): deliveries are added inside the change's transaction. */
-  readonly outbox: Async<WebhookOutbox>;
+  readonly outbox: OutboxPort;
 }
 
 export interface StorePort extends Repositories {

@@ -23,6 +23,8 @@ export interface Company {
   id: number;
   name: string;
   timezone: string;
+  /** Travel times of the company's plans are multiplied by it (default 1). */
+  speed_factor: number;
   created_at: string;
 }
 
@@ -128,3 +130,113 @@ export interface WebhookSubscription {
   active: boolean;
   created_at: string;
 }
+
+/** What `admin company update` may change. */
+export interface CompanyChange {
+  name?: string;
+  timezone?: string;
+  speed_factor?: number;
+}
+
+// ---- orders (list query, field columns), routes and positions, webhooks: shared by both adapters ----
+
+export interface OrderListQuery {
+  status?: OrderStatus;
+  external_id?: string;
+  limit: number;
+  offset: number;
+}
+
+/** The order's field columns, the same on both stores (column names in SQL come from here only). */
+export const FIELD_COLUMNS = [
+  'name',
+  'recipient',
+  'phone',
+  'address',
+  'lat_e6',
+  'lon_e6',
+  'time_window_start',
+  'time_window_end',
+  'weight_g',
+  'volume_l',
+  'service_time',
+  'notes',
+  'order_type',
+  'delivery_date',
+] as const satisfies readonly (keyof OrderFields)[];
+
+export const ROUTE_STATUSES = ['planned', 'active', 'completed', 'archived', 'cancelled'] as const;
+export type RouteStatus = (typeof ROUTE_STATUSES)[number];
+export const STOP_STATUSES = ['pending', 'in_progress', 'visited', 'confirmed', 'rejected', 'skipped'] as const;
+export type StopStatus = (typeof STOP_STATUSES)[number];
+export type StopType = 'order' | 'start_depot' | 'mid_depot' | 'end_depot';
+/** A stop in one of these is done: nothing can change it any more. */
+export const FINAL_STOP_STATUSES: readonly StopStatus[] = ['confirmed', 'rejected', 'skipped'];
+
+export interface RouteRow {
+  id: number;
+  company_id: number;
+  job_id: number | null;
+  vehicle_id: number | null;
+  assigned_vehicle_id: number | null;
+  vehicle_assigned_at: string | null;
+  name: string;
+  date: string;
+  status: RouteStatus;
+  planned_mileage_km: number;
+  planned_duration_min: number;
+  total_weight_kg: number;
+  total_volume_m3: number;
+  actual_start_at: string | null;
+  actual_end_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StopRow {
+  id: number;
+  route_id: number;
+  position: number;
+  stop_type: StopType;
+  status: StopStatus;
+  order_id: number | null;
+  order_external_id: string | null;
+  warehouse_id: number | null;
+  address: string;
+  lat: number;
+  lon: number;
+  planned_arrival_at: string | null;
+  planned_departure_at: string | null;
+  actual_arrival_at: string | null;
+  actual_departure_at: string | null;
+}
+
+export interface PositionRow {
+  id: number;
+  company_id: number;
+  vehicle_id: number;
+  lat: number;
+  lon: number;
+  timestamp: string;
+  speed_kmh: number;
+  heading_deg: number;
+  received_at: string;
+}
+
+export interface NewPosition {
+  lat: number;
+  lon: number;
+  timestamp: string;
+  speed_kmh: number;
+  heading_deg: number;
+}
+
+export interface RouteListQuery {
+  status?: RouteStatus;
+  date?: string;
+  limit: number;
+  offset: number;
+}
+
+/** A subscription whose every try failed for this long is paused (operations: 24 h). */
+export const PAUSE_AFTER_FAILING_MS = 24 * 3_600_000;

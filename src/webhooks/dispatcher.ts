@@ -52,6 +52,8 @@ export interface WebhookDispatcherOptions {
   /** Every try's outcome per subscription (the service pauses one failing for 24 h). */
   onOutcome?: (subscriptionId: number, ok: boolean, at: number) => void | Promise<void>;
   now?: () => number;
+  /** Every try's outcome (the metrics count them). */
+  onTry?: (outcome: 'delivered' | 'retrying' | 'given_up') => void;
   onError?: (delivery: Delivery, error: string) => void;
   /** The outbox could not be read or written (busy or full database): the loop backs off. */
   onFault?: (error: unknown) => void;
@@ -68,8 +70,8 @@ export interface Target {
   secret: string;
 }
 
-type Settings = Required<Omit<WebhookDispatcherOptions, 'onError' | 'onFault' | 'onOutcome' | 'paused' | 'owner' | 'leaseMs' | 'target'>> &
-  Pick<WebhookDispatcherOptions, 'onError' | 'onFault' | 'onOutcome' | 'paused' | 'target'>;
+type Settings = Required<Omit<WebhookDispatcherOptions, 'onError' | 'onFault' | 'onOutcome' | 'paused' | 'owner' | 'leaseMs' | 'target' | 'onTry'>> &
+  Pick<WebhookDispatcherOptions, 'onError' | 'onFault' | 'onOutcome' | 'paused' | 'target' | 'onTry'>;
 
 const DEFAULTS = { timeoutMs: 10_000, retryDelaysMs: defaultRetryDelaysMs, concurrency: 8, pollMs: 1_000, perSubscription: 2, now: Date.now };
 /** Longest back-off of the loop after outbox faults. */
@@ -223,6 +225,7 @@ export class WebhookDispatcher {
         const at = this.o.now();
         // not written: it stays pending and goes out again later (at-least-once, same id)
         await this.record(d, () => this.o.outbox.delivered(d.id, attempts, at, this.owner), at + (this.o.retryDelaysMs[0] ?? 5_000));
+        this.o.onTry?.('delivered');
         await this.outcome(d, true, at);
         return;
       }
@@ -240,6 +243,7 @@ export class WebhookDispatcher {
     const last = this.o.retryDelaysMs.at(-1) ?? 5_000;
     if (delay === undefined) await this.record(d, () => this.o.outbox.giveUp(d.id, attempts, problem, this.owner), now + last);
     else await this.record(d, () => this.o.outbox.retryLater(d.id, attempts, now + delay, problem, this.owner), now + delay);
+    this.o.onTry?.(delay === undefined ? 'given_up' : 'retrying');
     await this.outcome(d, false, now);
     this.o.onError?.(d, problem);
   }

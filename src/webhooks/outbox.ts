@@ -62,6 +62,8 @@ export interface WebhookOutbox {
   pruneDelivered(before: number): number;
   get(id: string): Delivery | undefined;
   list(): Delivery[];
+  /** Pending deliveries, paused subscriptions' included (the backlog metric). */
+  countPending(): number;
 }
 
 /** The table this outbox keeps in the service's SQLite database. Idempotent. */
@@ -223,5 +225,10 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
 
   list(): Delivery[] {
     return (this.selectAll.all() as DeliveryRow[]).map(deliveryFromRow);
+  }
+
+  countPending(): number {
+    // counted on the (status, next_attempt_at) index
+    return (this.db.prepare(`SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'pending'`).get() as { n: number }).n;
   }
 }

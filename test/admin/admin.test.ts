@@ -28,7 +28,7 @@ describe('admin CLI', () => {
     const company = admin('company', 'create', '--name', 'Acme Deliveries', '--timezone', 'Europe/Berlin');
     expect(company.code).toBe(0);
     expect(company.stdout.trim().split('\n')).toHaveLength(1);
-    expect(company.json).toEqual({ id: 1, name: 'Acme Deliveries', timezone: 'Europe/Berlin' });
+    expect(company.json).toEqual({ id: 1, name: 'Acme Deliveries', timezone: 'Europe/Berlin', speed_factor: 1 });
     expect(admin('company', 'create', '--name', 'Plain').json).toMatchObject({ timezone: 'UTC' });
 
     const key = admin('key', 'create', '--company', '1', '--scopes', 'orders:read,orders:write');

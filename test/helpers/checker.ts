@@ -17,6 +17,7 @@
  * unassigned.
  */
 import turfDistance from '@turf/distance';
+import { DEFAULT_TRAVEL_CURVE } from '../../src/model/travel-time.js';
 import type { ProblemInput, SolveResult } from '../../src/model/input.js';
 
 const TOL = 1e-6;
@@ -38,7 +39,11 @@ function arcs(p: ProblemInput): (i: number, j: number) => { d: number; t: number
       const [la1, lo1] = m.coordinates[i];
       const [la2, lo2] = m.coordinates[j];
       const d = i === j ? 0 : turfDistance([lo1, la1], [lo2, la2], { units: 'meters' }) * (m.detourFactor ?? 1.3);
-      return { d, t: d / (m.speedKmh / 3.6) };
+      // the travel curve written out again (model/travel-time.ts), so that a slip there shows here
+      const { townKmh, roadKmh, transitionM } = DEFAULT_TRAVEL_CURVE;
+      const curve = d / (roadKmh / 3.6) + transitionM * (3.6 / townKmh - 3.6 / roadKmh) * (1 - Math.exp(-d / transitionM));
+      const t = m.speedKmh === undefined ? curve : d / (m.speedKmh / 3.6);
+      return { d, t: t * (m.timeFactor ?? 1) };
     };
   }
   return (i, j) => {

@@ -6,7 +6,7 @@ import { haversineProvider } from '../../src/jobs/problem.js';
 import type { SolveTask } from '../../src/pool/messages.js';
 import { SolverPool } from '../../src/pool/pool.js';
 import { defaultBudgetSec, type SolveRunner } from '../../src/jobs/service.js';
-import { COMPANY, addOrder, addVehicle, checkJob, makeService, makeStore, near, plan, until } from './world.js';
+import { COMPANY, DETOUR, SPEED_KMH, addOrder, addVehicle, checkJob, makeService, makeStore, near, plan, until } from './world.js';
 
 // Real worker threads; the recorder only notes what goes through them.
 const pool = new SolverPool({ threads: 2 });
@@ -44,7 +44,7 @@ class Recorder implements SolveRunner {
 
 /** A road matrix as OSRM gives it: explicit rows and no coordinates (here the haversine one written out). */
 async function explicit(points: ReadonlyArray<readonly [number, number]>): Promise<MatrixInput> {
-  const m = buildMatrix(await haversineProvider()(points));
+  const m = buildMatrix(await haversineProvider({ speedKmh: SPEED_KMH, detourFactor: DETOUR })(points));
   const rows = (a: Float64Array) => Array.from({ length: m.size }, (_, i) => Array.from(a.subarray(i * m.size, (i + 1) * m.size)));
   return { kind: 'explicit', distance: rows(m.distance), duration: rows(m.duration) };
 }

@@ -28,11 +28,12 @@ function tripsOf(input: ProblemInput): ProblemInput {
   return { ...input, vehicles: input.vehicles.map((v) => ({ ...v, maxTrips: 3, reloadTime: 10, shift: [0, 3000] as [number, number] })) };
 }
 
-function underWay(seed: number): ProblemInput {
+function underWay(seed: number, keptMoveCost?: number): ProblemInput {
   const base = withBreaks(randomProblem({ orders: 40, vehicles: 6, seed, windows: true }), [lunch[0]]);
   const plan = solve(base, { iterations: 20, seed });
   const { problem: wider, added } = newOrders(base, 8, 300, seed);
-  return dayAt(wider, plan, 300, added).problem;
+  const day = dayAt(wider, plan, 300, added).problem;
+  return keptMoveCost === undefined ? day : { ...day, keptMoveCost };
 }
 
 const cases: Array<{ name: string; input: ProblemInput; objective: Objective; penalised?: boolean }> = [
@@ -42,6 +43,8 @@ const cases: Array<{ name: string; input: ProblemInput; objective: Objective; pe
   { name: 'breaks, trips', input: tripsOf(withBreaks(randomProblem({ orders: 40, vehicles: 4, seed: 34, capacity: 60, windows: true }), lunch)), objective: 'distance' },
   { name: 'breaks, penalised', input: withBreaks(randomProblem({ orders: 40, vehicles: 5, seed: 35, windows: true, limits: true }), lunch), objective: 'distance', penalised: true },
   { name: 'a day in progress', input: underWay(36), objective: 'distance' },
+  { name: 'a day in progress, a cost on moving kept orders', input: underWay(37, 15), objective: 'distance' },
+  { name: 'a day in progress, moving kept orders, penalised', input: underWay(38, 15), objective: 'distance', penalised: true },
 ];
 
 describe.each(exhaustiveOperators().map((op) => [op.name, op] as const))('operator %s on the day features', (_name, op) => {

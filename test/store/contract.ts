@@ -10,7 +10,7 @@ import { commitPlan } from '../../src/jobs/commit.js';
 import type { NewRoute } from '../../src/jobs/ports.js';
 import type { Repositories, StorePort } from '../../src/store/port.js';
 import type { OrderFields } from '../../src/store/types.js';
-import { PAUSE_AFTER_FAILING_MS } from '../../src/store/sqlite/webhooks.js';
+import { PAUSE_AFTER_FAILING_MS } from '../../src/store/types.js';
 import type { NewDelivery } from '../../src/webhooks/outbox.js';
 
 export interface StoreContractFixture {
@@ -69,13 +69,23 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
   describe(`${name}: the storage port contract`, () => {
     it('companies: create, get, findByName (the oldest of a name)', async () => {
       const { s, company } = await seeded();
-      expect(company).toEqual({ id: company.id, name: 'Acme', timezone: 'Europe/Berlin', created_at: T0 });
+      expect(company).toEqual({ id: company.id, name: 'Acme', timezone: 'Europe/Berlin', speed_factor: 1, created_at: T0 });
       const again = await s.companies.create({ name: 'Acme', timezone: 'UTC' }, T1);
       expect(again.id).toBeGreaterThan(company.id);
       expect(await s.companies.get(company.id)).toEqual(company);
       expect(await s.companies.get(999_999)).toBeUndefined();
       expect(await s.companies.findByName('Acme')).toEqual(company);
       expect(await s.companies.findByName('nobody')).toBeUndefined();
+    });
+
+    it('companies: the speed factor, created and updated (the rest kept)', async () => {
+      const { s, company } = await seeded();
+      const rural = await s.companies.create({ name: 'Rural', timezone: 'UTC', speed_factor: 0.8 }, T1);
+      expect(rural.speed_factor).toBe(0.8);
+      expect(await s.companies.update(company.id, { speed_factor: 1.25 })).toEqual({ ...company, speed_factor: 1.25 });
+      expect(await s.companies.update(company.id, { name: 'Acme Nord' })).toEqual({ ...company, name: 'Acme Nord', speed_factor: 1.25 });
+      expect(await s.companies.get(rural.id)).toEqual(rural);
+      expect(await s.companies.update(999_999, { speed_factor: 2 })).toBeUndefined();
     });
 
     it('api keys: shown once, authenticated by hash, listed, revoked', async () => {

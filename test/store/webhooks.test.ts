@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Store } from '../../src/store/sqlite/store.js';
-import { PAUSE_AFTER_FAILING_MS } from '../../src/store/sqlite/webhooks.js';
+import { PAUSE_AFTER_FAILING_MS } from '../../src/store/types.js';
 
 let dir: string;
 let store: Store;

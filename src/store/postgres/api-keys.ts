@@ -1,6 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Async } from '../port.js';
-import type { ApiKeyRepository } from '../sqlite/api-keys.js';
+import type { ApiKeysPort } from '../ports.js';
 import type { ApiKey, Scope } from '../types.js';
 import type { Conn } from './db.js';
 import { safeId } from './util.js';
@@ -32,7 +31,7 @@ const toKey = (row: KeyRow): ApiKey => ({
 });
 
 /** API keys as in src/store/api-keys.ts: the SHA-256 of the key and its prefix are stored, never the key. */
-export class PgApiKeyRepository implements Async<ApiKeyRepository> {
+export class PgApiKeyRepository implements ApiKeysPort {
   constructor(private readonly db: Conn) {}
 
   async create(input: { company_id: number; scopes: Scope[]; label?: string }, now: string): Promise<{ record: ApiKey; key: string }> {

@@ -1,5 +1,4 @@
-import type { Async } from '../port.js';
-import type { VehicleRepository, WarehouseRepository } from '../sqlite/fleet.js';
+import type { VehiclesPort, WarehousesPort } from '../ports.js';
 import type { Vehicle, Warehouse } from '../types.js';
 import type { Conn } from './db.js';
 import { safeId, safeIds } from './util.js';
@@ -7,7 +6,7 @@ import { safeId, safeIds } from './util.js';
 /** A company's warehouses or vehicles are set up by hand (admin CLI): this bounds a list anyway. */
 const MAX_FLEET_ROWS = 10_000;
 
-export class PgWarehouseRepository implements Async<WarehouseRepository> {
+export class PgWarehouseRepository implements WarehousesPort {
   constructor(private readonly db: Conn) {}
 
   async create(input: Omit<Warehouse, 'id' | 'created_at'>, now: string): Promise<Warehouse> {
@@ -33,7 +32,7 @@ interface VehicleRow extends Omit<Vehicle, 'features'> {
 
 const toVehicle = (row: VehicleRow): Vehicle => ({ ...row, features: JSON.parse(row.features) as string[] });
 
-export class PgVehicleRepository implements Async<VehicleRepository> {
+export class PgVehicleRepository implements VehiclesPort {
   constructor(private readonly db: Conn) {}
 
   /** `max_trips` and `reload_min` default to 1 and 15 (the migration's defaults). */

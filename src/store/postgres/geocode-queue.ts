@@ -4,8 +4,7 @@
  * checked again on the locked row), so two processes never hold one task at once and neither
  * waits for the other's rows.
  */
-import type { Async } from '../port.js';
-import type { GeocodeQueueRepository } from '../sqlite/geocode-queue.js';
+import type { GeocodeQueuePort } from '../ports.js';
 import type { GeocodeTask } from '../types.js';
 import type { Conn } from './db.js';
 import { safeId } from './util.js';
@@ -14,7 +13,7 @@ const TASK_COLUMNS = 'id, order_id, address, attempts, next_attempt_at, last_err
 /** `pending()` is for operators and tests: a page, not the whole queue of a busy day. */
 const MAX_PENDING = 100_000;
 
-export class PgGeocodeQueueRepository implements Async<GeocodeQueueRepository> {
+export class PgGeocodeQueueRepository implements GeocodeQueuePort {
   constructor(private readonly db: Conn) {}
 
   /** Queues the order's address, replacing any earlier pending task of the order. */

@@ -12,13 +12,11 @@
  * global order, so two overlapping bulks cannot deadlock (taken one by one in request order they
  * could; PostgreSQL then aborts one of them with SQLSTATE 40P01 and nothing of it is written).
  */
-import type { Async } from '../port.js';
-import type { OrderListQuery, OrderRepository } from '../sqlite/orders.js';
-import type { Order, OrderFields, OrderStatus, OrderStatusEntry } from '../types.js';
+import type { OrdersPort } from '../ports.js';
+import { FIELD_COLUMNS, type Order, type OrderFields, type OrderListQuery, type OrderStatus, type OrderStatusEntry } from '../types.js';
 import type { Conn } from './db.js';
 import { lockAll, lockKey } from './locks.js';
 import { safeId, safeIds } from './util.js';
-import { FIELD_COLUMNS } from '../sqlite/orders.js';
 
 
 /** Column names come from FIELD_COLUMNS only; values are parameters. */
@@ -37,7 +35,7 @@ const MAX_EXTERNAL_IDS = 10_000;
 /** History entries of one order: a handful of status changes in its life. */
 const MAX_HISTORY = 1_000;
 
-export class PgOrderRepository implements Async<OrderRepository> {
+export class PgOrderRepository implements OrdersPort {
   constructor(private readonly db: Conn) {}
 
   /** Inserts a new order in status `new` with its first history entry (one statement). */

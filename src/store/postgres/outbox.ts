@@ -6,8 +6,8 @@
  * with the lease conditions checked again on the locked row, so a row another process claimed a
  * moment ago is never claimed twice. A row this owner holds already is returned again.
  */
-import type { Async } from '../port.js';
-import { deliveryFromRow as fromRow, type Delivery, type DeliveryRow as Row, type DeliveryStatus, type DueOptions, type NewDelivery, type WebhookOutbox } from '../../webhooks/outbox.js';
+import type { OutboxPort } from '../ports.js';
+import { deliveryFromRow as fromRow, type Delivery, type DeliveryRow as Row, type DeliveryStatus, type DueOptions, type NewDelivery, } from '../../webhooks/outbox.js';
 import type { Conn } from './db.js';
 
 const byDue = (a: Row, b: Row) =>
@@ -18,7 +18,7 @@ const MAX_LIST = 100_000;
 /** Deliveries one `add` may write (one event fans out to a company's few subscriptions). */
 const MAX_ADD = 10_000;
 
-export class PgWebhookOutbox implements Async<WebhookOutbox> {
+export class PgWebhookOutbox implements OutboxPort {
   constructor(private readonly db: Conn) {}
 
   /** All in one statement (atomic on its own; inside a transaction, part of it). */
@@ -131,6 +131,11 @@ export class PgWebhookOutbox implements Async<WebhookOutbox> {
   async get(id: string): Promise<Delivery | undefined> {
     const row = await this.db.one<Row>('SELECT * FROM webhook_deliveries WHERE id = $1', [id]);
     return row && fromRow(row);
+  }
+
+  async countPending(): Promise<number> {
+    const row = await this.db.one<{ n: string }>(`SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'pending'`);
+    return Number(row?.n ?? 0);
   }
 
   async list(): Promise<Delivery[]> {

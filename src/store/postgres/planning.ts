@@ -21,12 +21,11 @@
  * job's view) and inside a failed job's updateJob, with the transaction's repositories, as
  * OutboxPlanningStore does on SQLite. If it throws, nothing of the commit is written.
  */
-import { jobFromRow, orderFromRow, vehicleFromRow, type JobRow, type OrderRow, type VehicleRow } from '../sqlite/planning.js';
+import { jobFromRow, orderFromRow, vehicleFromRow, type JobRow, type OrderRow, type VehicleRow } from '../planning-rows.js';
 import type {
   Company,
   JobInput,
   JobRecord,
-  JobResult,
   JobStatus,
   NewRoute,
   PlanCommitTx,
@@ -222,7 +221,7 @@ export class PgPlanningStore implements PlanningStore {
 
   async getCompany(companyId: number): Promise<Company | undefined> {
     if (!Number.isSafeInteger(companyId)) return undefined;
-    return this.db.one<Company>('SELECT id, timezone FROM companies WHERE id = $1', [companyId]);
+    return this.db.one<Company>('SELECT id, timezone, speed_factor AS "speedFactor" FROM companies WHERE id = $1', [companyId]);
   }
 
   getOrdersByIds(companyId: number, ids: number[]): Promise<PlanningOrder[]> {

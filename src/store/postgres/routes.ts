@@ -5,8 +5,8 @@
  * one commitPlan holds while it checks and inserts routes: a dispatcher's assignment (check, then
  * assign, in one transaction) and a plan commit of the same company never interleave.
  */
-import type { Async } from '../port.js';
-import type { NewPosition, PositionRow, RouteListQuery, RouteRepository, RouteRow, RouteStatus, StopRow, StopStatus } from '../sqlite/routes.js';
+import type { RoutesPort } from '../ports.js';
+import type { NewPosition, PositionRow, RouteListQuery, RouteRow, RouteStatus, StopRow, StopStatus } from '../types.js';
 import type { Conn } from './db.js';
 import { lockAll, lockKey } from './locks.js';
 import { safeId } from './util.js';
@@ -16,7 +16,7 @@ const MAX_STOPS = 10_000;
 /** Positions one call may add (the dispatch API takes batches far smaller). */
 const MAX_POSITIONS = 10_000;
 
-export class PgRouteRepository implements Async<RouteRepository> {
+export class PgRouteRepository implements RoutesPort {
   constructor(private readonly db: Conn) {}
 
   async get(companyId: number, id: number): Promise<RouteRow | undefined> {

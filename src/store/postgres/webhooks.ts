@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Async } from '../port.js';
-import { PAUSE_AFTER_FAILING_MS, type WebhookRepository } from '../sqlite/webhooks.js';
-import type { WebhookEvent, WebhookSubscription } from '../types.js';
+import type { WebhooksPort } from '../ports.js';
+import { PAUSE_AFTER_FAILING_MS, type WebhookEvent, type WebhookSubscription } from '../types.js';
 import type { Conn } from './db.js';
 import { safeId } from './util.js';
 
@@ -20,7 +19,7 @@ function toSubscription(row: Row): WebhookSubscription {
 const MAX_SUBSCRIPTIONS = 10_000;
 
 /** Webhook subscriptions as in src/store/webhooks.ts. */
-export class PgWebhookRepository implements Async<WebhookRepository> {
+export class PgWebhookRepository implements WebhooksPort {
   constructor(private readonly db: Conn) {}
 
   async create(input: { company_id: number; url: string; events: WebhookEvent[] }, now: string): Promise<WebhookSubscription> {

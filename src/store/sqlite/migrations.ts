@@ -311,4 +311,9 @@ export const migrations: Migration[] = [
     name: 'orders: a version counting every change (a plan commits only over the versions it read)',
     sql: `ALTER TABLE orders ADD COLUMN version INTEGER NOT NULL DEFAULT 0;`,
   },
+  {
+    version: 109,
+    name: 'companies: a speed factor (travel times times it; admin company update --speed-factor, speed-report --apply)',
+    sql: `ALTER TABLE companies ADD COLUMN speed_factor REAL NOT NULL DEFAULT 1;`,
+  },
 ];

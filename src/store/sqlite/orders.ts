@@ -1,30 +1,5 @@
 import { prepare, type Db } from './db.js';
-import type { Order, OrderFields, OrderStatus, OrderStatusEntry } from '../types.js';
-
-export interface OrderListQuery {
-  status?: OrderStatus;
-  external_id?: string;
-  limit: number;
-  offset: number;
-}
-
-/** The order's field columns, the same on both stores (column names in SQL come from here only). */
-export const FIELD_COLUMNS = [
-  'name',
-  'recipient',
-  'phone',
-  'address',
-  'lat_e6',
-  'lon_e6',
-  'time_window_start',
-  'time_window_end',
-  'weight_g',
-  'volume_l',
-  'service_time',
-  'notes',
-  'order_type',
-  'delivery_date',
-] as const satisfies readonly (keyof OrderFields)[];
+import { FIELD_COLUMNS, type Order, type OrderFields, type OrderListQuery, type OrderStatus, type OrderStatusEntry } from '../types.js';
 
 /**
  * Orders and their status history. Every method is scoped by company: an order of another

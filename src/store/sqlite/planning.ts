@@ -11,10 +11,8 @@ import type {
   Company,
   JobInput,
   JobRecord,
-  JobResult,
   JobStatus,
   NewRoute,
-  OrderStatus,
   PlanCommitTx,
   PlanningOrder,
   PlanningStore,
@@ -30,107 +28,8 @@ import {
   type IdempotencyKey,
 } from '../../jobs/ports.js';
 import type { Db } from './db.js';
+import { jobFromRow, orderFromRow, vehicleFromRow, type JobRow, type OrderRow, type VehicleRow } from '../planning-rows.js';
 
-/** Rows of the planning tables as both stores return them (SQLite's flags are 0/1, PostgreSQL's booleans). */
-export interface JobRow {
-  id: number;
-  company_id: number;
-  status: JobStatus;
-  input: string;
-  result: string | null;
-  error: string;
-  created_at: string;
-  updated_at: string;
-  attempts: number;
-  lease_owner: string | null;
-}
-
-export interface OrderRow {
-  id: number;
-  company_id: number;
-  external_id: string | null;
-  status: OrderStatus;
-  address: string;
-  lat_e6: number | null;
-  lon_e6: number | null;
-  weight_g: number;
-  volume_l: number;
-  service_time: number;
-  time_window_start: string | null;
-  time_window_end: string | null;
-  delivery_date: string;
-  required_features: string;
-  updated_at: string;
-  version: number;
-}
-
-export interface VehicleRow {
-  id: number;
-  company_id: number;
-  name: string;
-  active: number | boolean;
-  warehouse_id: number;
-  capacity_kg: number;
-  capacity_m3: number;
-  shift_start: string | null;
-  shift_end: string | null;
-  max_distance_km: number | null;
-  max_duration_min: number | null;
-  max_orders: number | null;
-  features: string;
-  max_trips: number;
-  reload_min: number;
-}
-
-export const jobFromRow = (r: JobRow): JobRecord => ({
-  id: r.id,
-  companyId: r.company_id,
-  status: r.status,
-  input: JSON.parse(r.input) as JobInput,
-  result: r.result === null ? null : (JSON.parse(r.result) as JobResult),
-  error: r.error,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-  attempts: r.attempts,
-});
-
-export const orderFromRow = (r: OrderRow): PlanningOrder => ({
-  id: r.id,
-  companyId: r.company_id,
-  externalId: r.external_id,
-  status: r.status,
-  address: r.address,
-  lat: r.lat_e6 === null ? null : r.lat_e6 / 1e6,
-  lon: r.lon_e6 === null ? null : r.lon_e6 / 1e6,
-  weightKg: r.weight_g / 1000,
-  volumeM3: r.volume_l / 1000,
-  serviceTimeMin: r.service_time,
-  timeWindowStart: r.time_window_start,
-  timeWindowEnd: r.time_window_end,
-  deliveryDate: r.delivery_date,
-  requiredFeatures: JSON.parse(r.required_features) as string[],
-  updatedAt: r.updated_at,
-  version: r.version,
-});
-
-export const vehicleFromRow = (r: VehicleRow): PlanningVehicle => ({
-  id: r.id,
-  companyId: r.company_id,
-  name: r.name,
-  active: r.active === true || r.active === 1,
-  warehouseId: r.warehouse_id,
-  capacityKg: r.capacity_kg,
-  capacityM3: r.capacity_m3,
-  shift: r.shift_start !== null && r.shift_end !== null ? `${r.shift_start}-${r.shift_end}` : null,
-  maxDistanceKm: r.max_distance_km,
-  maxDurationMin: r.max_duration_min,
-  maxOrders: r.max_orders,
-  features: JSON.parse(r.features) as string[],
-  maxTrips: r.max_trips,
-  reloadMin: r.reload_min,
-});
-
-/** `IN (?, ?, ...)` for a list; SQLite's limit on parameters is far above 500. */
 let savepoints = 0;
 
 const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
@@ -251,7 +150,7 @@ export class SqlitePlanningStore implements PlanningStore {
   }
 
   getCompany(companyId: number): Company | undefined {
-    return this.db.prepare(`SELECT id, timezone FROM companies WHERE id = ?`).get(companyId) as Company | undefined;
+    return this.db.prepare(`SELECT id, timezone, speed_factor AS "speedFactor" FROM companies WHERE id = ?`).get(companyId) as Company | undefined;
   }
 
   getOrdersByIds(companyId: number, ids: number[]): PlanningOrder[] {

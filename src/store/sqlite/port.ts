@@ -10,8 +10,30 @@
 import type { PlanCommitTx, PlanningStore } from '../../jobs/ports.js';
 import { SqliteWebhookOutbox } from '../../webhooks/outbox.js';
 import { OutboxPlanningStore } from './planning-outbox.js';
-import type { Repositories, StorePort } from '../port.js';
+import type { Async, Repositories, StorePort } from '../port.js';
+import type { ApiKeysPort, CompaniesPort, GeocodeQueuePort, OrdersPort, OutboxPort, RoutesPort, VehiclesPort, WarehousesPort, WebhooksPort } from '../ports.js';
+import type { ApiKeyRepository } from './api-keys.js';
+import type { CompanyRepository } from './companies.js';
+import type { VehicleRepository, WarehouseRepository } from './fleet.js';
+import type { GeocodeQueueRepository } from './geocode-queue.js';
+import type { OrderRepository } from './orders.js';
+import type { RouteRepository } from './routes.js';
+import type { WebhookRepository } from './webhooks.js';
 import type { Store } from './store.js';
+
+/** The compiler checks that each synchronous repository, made asynchronous by the gate, is its port. */
+type Is<Port, Repository> = Async<Repository> extends Port ? true : never;
+export const repositoriesAreTheirPorts: [
+  Is<CompaniesPort, CompanyRepository>,
+  Is<ApiKeysPort, ApiKeyRepository>,
+  Is<WarehousesPort, WarehouseRepository>,
+  Is<VehiclesPort, VehicleRepository>,
+  Is<OrdersPort, OrderRepository>,
+  Is<GeocodeQueuePort, GeocodeQueueRepository>,
+  Is<WebhooksPort, WebhookRepository>,
+  Is<RoutesPort, RouteRepository>,
+  Is<OutboxPort, SqliteWebhookOutbox>,
+] = [true, true, true, true, true, true, true, true, true];
 
 /** Every method of `target` made asynchronous, each call first waiting for `ready()`. */
 function gated<T extends object>(target: T, ready: () => Promise<void> | undefined): any {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { prepare, type Db } from './db.js';
-import type { WebhookEvent, WebhookSubscription } from '../types.js';
+import { PAUSE_AFTER_FAILING_MS, type WebhookEvent, type WebhookSubscription } from '../types.js';
 
 interface Row extends Omit<WebhookSubscription, 'events' | 'active'> {
   events: string;
@@ -14,8 +14,6 @@ function toSubscription(row: Row): WebhookSubscription {
   return { ...rest, events: row.events.split(',') as WebhookEvent[], active: row.active === 1 };
 }
 
-/** A subscription whose every try failed for this long is paused (operations: 24 h). */
-export const PAUSE_AFTER_FAILING_MS = 24 * 3_600_000;
 
 /** Webhook subscriptions; the secret (32 random bytes, hex) keys the HMAC of each delivery. */
 export class WebhookRepository {
