@@ -16,6 +16,7 @@ import { DEFAULT_REDIS_PREFIX, parseRedisUrl, validRedisPrefix, type RedisTarget
 import { tilesTemplateProblem } from '../http/web.js';
 import { DEMO_ADDRESS_BOOK } from '../service/demo.js';
 import { redactText } from '../io/redact.js';
+import { DEFAULT_QUOTAS, type Quotas } from '../service/quota.js';
 
 export interface ServeConfig {
   host: string;
@@ -50,6 +51,8 @@ export interface ServeConfig {
   publicUrl?: string;
   /** `--metrics-port`: /healthz, /readyz and /metrics on a port of their own (else /metrics on the API port). */
   metricsPort?: number;
+  /** `--max-open-orders`, `--max-positions-per-minute` (service/quota.ts). */
+  quotas: Quotas;
 }
 
 
@@ -190,7 +193,7 @@ export function parseWorkOptions(v: {
 // ---- serve
 
 const SERVE =
-  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--speed-kmh N] [--detour-factor F] [--workers N] [--demo] [--log-level info] [--rate-limit 1200] [--redis redis://HOST:PORT] [--redis-prefix PREFIX] [--jobs on|off] [--tiles URL-TEMPLATE] [--tiles-attribution TEXT] [--public-url URL] [--metrics-port N] ' + FLOW_SERVE_USAGE;
+  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--speed-kmh N] [--detour-factor F] [--workers N] [--demo] [--log-level info] [--rate-limit 1200] [--redis redis://HOST:PORT] [--redis-prefix PREFIX] [--jobs on|off] [--tiles URL-TEMPLATE] [--tiles-attribution TEXT] [--public-url URL] [--metrics-port N] [--max-open-orders 100000] [--max-positions-per-minute 60] ' + FLOW_SERVE_USAGE;
 
 const SERVE_OPTIONS = {
   host: { type: 'string', default: '127.0.0.1' },
@@ -205,6 +208,8 @@ const SERVE_OPTIONS = {
   'tiles-attribution': { type: 'string' },
   'public-url': { type: 'string' },
   'metrics-port': { type: 'string' },
+  'max-open-orders': { type: 'string', default: String(DEFAULT_QUOTAS.maxOpenOrders) },
+  'max-positions-per-minute': { type: 'string', default: String(DEFAULT_QUOTAS.maxPositionsPerMinute) },
 } as const;
 
 export const SERVE_USAGE = `usage: delivery-planner ${SERVE}`;
@@ -248,6 +253,10 @@ export function parseServeArgs(argv: string[]): ServeConfig | 'help' {
   return {
     publicUrl,
     metricsPort: parseMetricsPort(v['metrics-port']),
+    quotas: {
+      maxOpenOrders: positiveCount('max-open-orders', v['max-open-orders']),
+      maxPositionsPerMinute: positiveCount('max-positions-per-minute', v['max-positions-per-minute']),
+    },
     host: v.host,
     port: Number(v.port),
     db: v.db,
@@ -261,6 +270,12 @@ export function parseServeArgs(argv: string[]): ServeConfig | 'help' {
     tiles: v.tiles,
     tilesAttribution: v['tiles-attribution'],
   };
+}
+
+/** A quota flag: 1 to 999,999,999. */
+function positiveCount(name: string, value: string): number {
+  if (!/^\d{1,9}$/.test(value) || Number(value) < 1) throw new UsageError(`--${name}: expected a whole number from 1, got '${value.slice(0, 40)}'`);
+  return Number(value);
 }
 
 /** `--metrics-port N`: 0 to 65535 (0 takes a free port), or absent. */

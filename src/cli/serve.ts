@@ -76,6 +76,7 @@ export async function main(argv: string[]): Promise<number> {
     publicUrl: config.publicUrl,
     metrics,
     metricsRoute: config.metricsPort === undefined,
+    quotas: config.quotas,
     readiness: ready,
   });
   await buckets?.connect();

@@ -18,6 +18,7 @@ import { setPublicUrl } from './request.js';
 import { readiness, registerHealthRoutes, type ReadinessCheck } from './health.js';
 import { observeHttp, registerMetricsRoute, type PlannerMetrics } from './metrics.js';
 import { processReadiness } from '../service/ops.js';
+import type { Quotas } from '../service/quota.js';
 import { parseJsonBody } from './json-body.js';
 import { buildOpenApi, OPENAPI_PATH, PUBLIC_PREFIX } from './openapi.js';
 import { registerDocs } from './docs.js';
@@ -56,6 +57,8 @@ export interface AppOptions {
    *  (`serve --metrics-port` moves /metrics to a port of its own). */
   metrics?: PlannerMetrics;
   metricsRoute?: boolean;
+  /** Per-company quotas (`serve --max-open-orders`, `--max-positions-per-minute`); defaults in service/quota.ts. */
+  quotas?: Partial<Quotas>;
   /** What GET /readyz answers; default: ready while the store answers. */
   readiness?: ReadinessCheck;
   /** A request (headers and body) must arrive within this many ms, else 408 and the socket closes. */
@@ -120,6 +123,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     geocoding: options.geocoding ?? true,
     onGeocodeQueued: options.onGeocodeQueued,
     clock: options.clock,
+    maxOpenOrders: options.quotas?.maxOpenOrders,
   });
   servicesOf.set(app, { store, events, orders });
 
@@ -179,7 +183,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   );
   app.register(
     async (internal) => {
-      registerDispatchRoutes(internal, { store, orders, clock: options.clock });
+      registerDispatchRoutes(internal, { store, orders, clock: options.clock, maxPositionsPerMinute: options.quotas?.maxPositionsPerMinute });
     },
     { prefix: INTERNAL_PREFIX },
   );

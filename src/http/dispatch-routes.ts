@@ -134,8 +134,8 @@ function mapDispatchError(error: unknown): never {
   throw error;
 }
 
-export function registerDispatchRoutes(app: FastifyInstance, options: { store: StorePort; orders: OrderService; clock?: Clock }): void {
-  const dispatch = new DispatchService(options.store, options.orders, options.clock);
+export function registerDispatchRoutes(app: FastifyInstance, options: { store: StorePort; orders: OrderService; clock?: Clock; maxPositionsPerMinute?: number }): void {
+  const dispatch = new DispatchService(options.store, options.orders, options.clock, options.maxPositionsPerMinute);
   const write = { scope: 'dispatch:write' as const };
 
   app.post('/routes/:id/vehicle', { config: write }, async (request) => {

@@ -4,6 +4,8 @@
  * 4xx with `{detail}`; anything else is a 500 with a neutral text, logged with its stack.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { QuotaError } from '../service/quota.js';
+import { markRefusal } from './metrics.js';
 import { isTransientPgError } from '../store/postgres/db.js';
 
 export class HttpError extends Error {
@@ -36,6 +38,13 @@ export const DETAIL = {
 export const notFound = () => new HttpError(404, { detail: DETAIL.notFound });
 
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  if ((error as unknown) instanceof QuotaError) {
+    const quota = error as unknown as QuotaError;
+    markRefusal(request, quota.quota);
+    // a minute: the positions window; open orders free up as they are planned or cancelled
+    reply.code(429).header('retry-after', '60').send({ detail: quota.message });
+    return;
+  }
   if (error instanceof HttpError) {
     reply.code(error.statusCode).headers(error.headers).send(error.body);
     return;

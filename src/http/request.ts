@@ -67,7 +67,9 @@ const PUBLIC_URL = Symbol('publicUrl');
 
 /** The base of pagination links (`serve --public-url`), kept on the app; child contexts inherit it. */
 export function setPublicUrl(app: FastifyInstance, url: string | undefined): void {
-  (app as unknown as Record<symbol, string>)[PUBLIC_URL] = (url ?? '').replace(/\/+$/, '');
+  let base = url ?? '';
+  while (base.endsWith('/')) base = base.slice(0, -1);
+  (app as unknown as Record<symbol, string>)[PUBLIC_URL] = base;
 }
 
 /**

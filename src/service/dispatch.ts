@@ -27,6 +27,7 @@ import { FINAL_STOP_STATUSES, type NewPosition, type PositionRow, type RouteRow,
 import type { OrderStatus } from '../store/types.js';
 import type { OrderService } from './orders.js';
 import { systemClock, type Clock } from './time.js';
+import { DEFAULT_QUOTAS, positionsExceeded } from './quota.js';
 
 /** Why a dispatch change was refused: `not_found` (404) or `conflict` (409, `detail` says why). */
 export class DispatchError extends Error {
@@ -69,6 +70,8 @@ export class DispatchService {
     private readonly store: StorePort,
     private readonly orders: OrderService,
     clock?: Clock,
+    /** Positions one vehicle may send a minute (default 60). */
+    private readonly maxPositionsPerMinute = DEFAULT_QUOTAS.maxPositionsPerMinute,
   ) {
     this.clock = clock ?? systemClock;
   }
@@ -167,6 +170,10 @@ export class DispatchService {
   async addPositions(companyId: number, vehicleId: number, positions: NewPosition[]): Promise<PositionRow[]> {
     const vehicle = await this.store.vehicles.get(companyId, vehicleId);
     if (!vehicle) throw notFound();
-    return this.store.routes.addPositions(companyId, vehicle.id, positions, this.now());
+    const now = this.clock();
+    // counted by the server's receipt times over the last minute, across every API process
+    const recent = await this.store.routes.countPositionsSince(vehicle.id, new Date(now.getTime() - 60_000).toISOString());
+    if (recent + positions.length > this.maxPositionsPerMinute) throw positionsExceeded(this.maxPositionsPerMinute);
+    return this.store.routes.addPositions(companyId, vehicle.id, positions, now.toISOString());
   }
 }

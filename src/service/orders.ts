@@ -5,6 +5,7 @@ import type { Company, Order, OrderFields, OrderStatus, OrderStatusEntry } from 
 import { publishIn } from '../webhooks/publish.js';
 import type { ServiceEvents } from './events.js';
 import { localDate, systemClock, type Clock } from './time.js';
+import { DEFAULT_QUOTAS, openOrdersExceeded } from './quota.js';
 
 export interface NewOrder {
   external_id: string | null;
@@ -34,6 +35,8 @@ export interface OrderServiceOptions {
   /** Called after a commit that wrote webhook deliveries (wakes the webhook loop). */
   onPublished?: () => void;
   clock?: Clock;
+  /** Open orders one company may hold (default 100,000). */
+  maxOpenOrders?: number;
 }
 
 /**
@@ -83,6 +86,18 @@ export class OrderService {
       const ids = [...new Set(inputs.flatMap((i) => (i?.external_id == null ? [] : [i.external_id])))];
       const known = new Map<string, Order>();
       for (const [id, orders] of await tx.orders.findByExternalIds(company.id, ids)) if (orders[0]) known.set(id, orders[0]);
+      // the quota holds for the whole request: every new order of it fits, or none is made
+      const fresh = new Set<string>();
+      let adding = 0;
+      for (const input of inputs) {
+        if (input === undefined) continue;
+        if (input.external_id === null) adding++;
+        else if (!known.has(input.external_id) && !fresh.has(input.external_id)) {
+          fresh.add(input.external_id);
+          adding++;
+        }
+      }
+      await this.checkOpenOrders(tx, company, adding);
       const out: (CreateResult | undefined)[] = [];
       for (const input of inputs) {
         if (input === undefined) {
@@ -94,7 +109,7 @@ export class OrderService {
           out.push({ order: existing, created: false });
           continue;
         }
-        const created = await this.createInTx(tx, company, { ...input, external_id: null }, now, input.external_id);
+        const created = await this.createInTx(tx, company, { ...input, external_id: null }, now, input.external_id, true);
         if (input.external_id !== null) known.set(input.external_id, created.order);
         out.push(created);
       }
@@ -104,12 +119,28 @@ export class OrderService {
     return results;
   }
 
-  /** `externalId`: insert with this external_id without looking it up (the caller did). */
-  private async createInTx(tx: Repositories, company: Company, input: NewOrder, now: string, externalId = input.external_id): Promise<CreateResult> {
+  /** Refuses (QuotaError) when `adding` more open orders would pass the company's quota. */
+  private async checkOpenOrders(tx: Repositories, company: Company, adding: number): Promise<void> {
+    if (adding === 0) return;
+    const max = this.options.maxOpenOrders ?? DEFAULT_QUOTAS.maxOpenOrders;
+    if ((await tx.orders.countOpen(company.id, max)) + adding > max) throw openOrdersExceeded(max);
+  }
+
+  /** `externalId`: insert with this external_id without looking it up (the caller did); `quotaChecked`:
+   *  the caller counted this order against the open-orders quota. */
+  private async createInTx(
+    tx: Repositories,
+    company: Company,
+    input: NewOrder,
+    now: string,
+    externalId = input.external_id,
+    quotaChecked = false,
+  ): Promise<CreateResult> {
     if (input.external_id !== null) {
       const existing = await tx.orders.findByExternalId(company.id, input.external_id);
       if (existing) return { order: existing, created: false };
     }
+    if (!quotaChecked) await this.checkOpenOrders(tx, company, 1);
     const order = await tx.orders.insert(company.id, externalId, input.fields, now);
     if (this.needsGeocoding(order)) await tx.geocodeQueue.enqueue(order.id, order.address, now);
     return { order, created: true };

@@ -135,6 +135,8 @@ export function canDecompose(input: ProblemInput, options: SolveOptions, threads
   if (threads < 2 || input.orders.length < from) return false;
   if ((options.objective ?? 'distance') === 'vehicles') return false;
   if (input.vehicles.some((v) => (v.maxTrips ?? 1) > 1)) return false;
+  // a day in progress: a kept order names its vehicle, which another part may hold
+  if (input.orders.some((o) => o.currentVehicle !== undefined)) return false;
   return planeCoordinates(input.matrix) !== null;
 }
 

@@ -83,6 +83,8 @@ export interface VehiclesPort {
  * join the caller's transaction when there is one: better-sqlite3 nests them as savepoints).
  */
 export interface OrdersPort {
+  /** Orders of the company in status new or in_route, counted up to `cap` (the open-orders quota). */
+  countOpen(companyId: number, cap: number): Promise<number>;
   /** Inserts a new order in status `new` with its first history entry. */
   insert(companyId: number, externalId: string | null, fields: OrderFields, now: string): Promise<Order>;
   get(companyId: number, id: number): Promise<Order | undefined>;
@@ -167,6 +169,8 @@ export interface WebhooksPort {
 }
 
 export interface RoutesPort {
+  /** Positions of the vehicle the server received at or after `since` (the positions quota). */
+  countPositionsSince(vehicleId: number, since: string): Promise<number>;
   get(companyId: number, id: number): Promise<RouteRow | undefined>;
   /** A page of the company's routes, newest first, and the count of the filtered set. */
   list(companyId: number, query: RouteListQuery): Promise<{ count: number; rows: RouteRow[] }>;

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { solve } from '../../src/index.js';
+import { solveParallel } from '../../src/solver/parallel.js';
 import type { ProblemInput } from '../../src/model/input.js';
 import { assertFeasible, checkSolution } from '../helpers/checker.js';
 import { dayAt, newOrders, withBreaks } from '../helpers/day.js';
@@ -90,6 +91,16 @@ describe('a day in progress', () => {
       { numRuns: 10, seed: 39 },
     );
   });
+
+  it('on two threads (solveParallel): a day in progress with breaks stays feasible', async () => {
+    const base = withBreaks(randomProblem({ orders: 40, vehicles: 6, seed: 5, windows: true }), [{ id: 'lunch', window: [300, 450], duration: 30 }]);
+    const plan = solve(base, { iterations: 20, seed: 2 });
+    const { problem: wider, added } = newOrders(base, 6, 350, 6);
+    const { problem, initialRoutes } = dayAt(wider, plan, 350, added);
+    // (kept orders name their vehicles, so canDecompose keeps such a day whole: a sector may lack the vehicle)
+    const r = await solveParallel(problem, { threads: 2, iterations: 20, seed: 2, initialRoutes }, { decompose: 'always' });
+    assertFeasible(problem, r);
+  }, 180_000);
 
   it('tiny: the fixed prefix stays, the rest starts where and when the van is', () => {
     // data/tiny/fixed-prefix.json: the van left the depot (0) at 0 and served f1 at x = 10

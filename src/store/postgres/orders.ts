@@ -81,6 +81,14 @@ export class PgOrderRepository implements OrdersPort {
   }
 
   /** A page of the company's orders, newest first, and the total count of the filtered set. */
+  async countOpen(companyId: number, cap: number): Promise<number> {
+    const row = await this.db.one<{ n: string }>(
+      `SELECT COUNT(*) AS n FROM (SELECT 1 FROM orders WHERE company_id = $1 AND status IN ('new', 'in_route') LIMIT $2) AS open`,
+      [companyId, cap],
+    );
+    return Number(row?.n ?? 0);
+  }
+
   async list(companyId: number, query: OrderListQuery): Promise<{ count: number; rows: Order[] }> {
     const where = ['company_id = $1'];
     const args: unknown[] = [companyId];

@@ -144,6 +144,11 @@ export class PgRouteRepository implements RoutesPort {
     return rows.sort((a, b) => a.id - b.id);
   }
 
+  async countPositionsSince(vehicleId: number, since: string): Promise<number> {
+    const row = await this.db.one<{ n: string }>('SELECT COUNT(*) AS n FROM vehicle_positions WHERE received_at >= $1 AND vehicle_id = $2', [since, vehicleId]);
+    return Number(row?.n ?? 0);
+  }
+
   async lastPosition(companyId: number, vehicleId: number, since = '', notAfter = '9999'): Promise<PositionRow | undefined> {
     return this.db.one<PositionRow>(
       `SELECT * FROM vehicle_positions WHERE company_id = $1 AND vehicle_id = $2 AND received_at >= $3 AND timestamp <= $4

@@ -59,6 +59,15 @@ export class OrderRepository {
   }
 
   /** A page of the company's orders, newest first, and the total count of the filtered set. */
+  /** Orders of the company in status new or in_route, counted up to `cap` (the quota check reads no further). */
+  countOpen(companyId: number, cap: number): number {
+    return (
+      this.db
+        .prepare(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM orders WHERE company_id = ? AND status IN ('new', 'in_route') LIMIT ?)`)
+        .get(companyId, cap) as { n: number }
+    ).n;
+  }
+
   list(companyId: number, query: OrderListQuery): { count: number; rows: Order[] } {
     const where = ['company_id = ?'];
     const args: unknown[] = [companyId];

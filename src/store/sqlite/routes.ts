@@ -130,6 +130,11 @@ export class RouteRepository {
     return ids.map((id) => get.get(id) as PositionRow);
   }
 
+  /** Positions of the vehicle the server received at or after `since` (the per-minute quota). */
+  countPositionsSince(vehicleId: number, since: string): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM vehicle_positions WHERE received_at >= ? AND vehicle_id = ?').get(since, vehicleId) as { n: number }).n;
+  }
+
   /**
    * The vehicle's latest position (by its own timestamp, then arrival order) among those the
    * server received at or after `since` (default: all).
