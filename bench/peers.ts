@@ -230,7 +230,7 @@ async function main(): Promise<void> {
   const cmd = `npx tsx bench/peers.ts ${process.argv.slice(2).filter((a) => a !== '--write').join(' ')}`;
   lines.push(
     `Command: \`${cmd}\` (${started.toISOString().slice(0, 16)}Z, ${cpus().length} cores, Node ${process.version}; load average ${load0.map((x) => x.toFixed(1)).join(' ')} at the start, ${load1.map((x) => x.toFixed(1)).join(' ')} at the end: the machine is shared with other sessions). ` +
-      `${files.length} instances, ${seconds} s each, seed ${seed}; ours ${runs} run${runs > 1 ? 's' : ''} (cold processes, core ${threads > 1 ? `0-${threads - 1}` : '0'}${contention ? ', a CPU hog on core 0' : ''}), each PyVRP version ${peerRuns} (core 1).`,
+      `${files.length} instances, ${seconds} s each, seed ${seed}; ours ${runs} run${runs > 1 ? 's' : ''} (cold processes, core ${threads > 1 ? `0-${threads - 1}` : '0'}${contention ? ', a CPU hog on core 0' : ''}), ${peers.length > 0 ? `each PyVRP version ${peerRuns} (core 1)` : 'no PyVRP runs'}.`,
     '',
   );
   // per instance: mean over runs

@@ -118,19 +118,35 @@ export function constructStart(sol: SearchSolution, probe: RouteProbe, neighbour
     return;
   }
   const regretFirst = p.nOrders < REGRET_FIRST_BELOW;
-  if (regretFirst) regretStart(sol, probe, env);
-  else savingsStart(sol, probe, neighbours, env);
-  if (stop.done() || p.nOrders === 0) return;
+  const better = (a: SearchSolution, b: SearchSolution) => a.unassignedCount() < b.unassignedCount() || (a.unassignedCount() === b.unassignedCount() && a.cost() < b.cost() - 1e-9);
   const tooLong = () => stop.timeUp() || stop.progress() > SECOND_START_SHARE;
+  if (!regretFirst) {
+    savingsStart(sol, probe, neighbours, env);
+    if (stop.done() || p.nOrders === 0 || tooLong()) return;
+    const other = new SearchSolution(p, sol.costs);
+    regretStart(other, probe, { ...env, timeUp: tooLong });
+    if (!tooLong() && better(other, sol)) sol.restore(other.snapshot());
+    return;
+  }
+  // A whole solution at once, before anything the deadline can cut: the savings construction
+  // without its local search (tens of milliseconds). When the deadline falls inside the regret
+  // insertion (a core shared ten ways: Solomon at 1 s got about 0.1 s of CPU in session 26) the
+  // solve keeps it instead of a half-built regret start completed by plain insertion at the end
+  // (C109: 898 against 1218, RC205: 1490 against 1644).
+  const savings = new SearchSolution(p, sol.costs);
+  regretInsert(savings, savingsConstruct(savings, neighbours), probe);
+  if (regretStart(sol, probe, env)) {
+    if (better(savings, sol)) sol.restore(savings.snapshot());
+    return;
+  }
+  if (stop.done() || p.nOrders === 0) {
+    if (better(savings, sol)) sol.restore(savings.snapshot());
+    return;
+  }
   if (tooLong()) return;
-  const other = new SearchSolution(p, sol.costs);
-  const secondEnv = { ...env, timeUp: tooLong };
-  if (regretFirst) savingsStart(other, probe, neighbours, secondEnv);
-  else regretStart(other, probe, secondEnv);
-  if (tooLong()) return;
-  const left = other.unassignedCount();
-  const better = left < sol.unassignedCount() || (left === sol.unassignedCount() && other.cost() < sol.cost() - 1e-9);
-  if (better) sol.restore(other.snapshot());
+  // the savings start's local search, abandoned past SECOND_START_SHARE of the budget
+  polish(savings, probe, { ...env, timeUp: tooLong });
+  if (!tooLong() && better(savings, sol)) sol.restore(savings.snapshot());
 }
 
 /** Savings, regret insertion of what it leaves out, polished unless `env.timeUp` says stop. */
@@ -147,11 +163,15 @@ function polish(sol: SearchSolution, probe: RouteProbe, env: LocalSearchEnv): vo
   if (new VehicleReassign(sol, probe).run().length > 0) ls.run(env);
 }
 
-/** Regret insertion of every order into the empty fleet of `sol`, polished unless `env.timeUp` says stop; returns the orders left out. */
-function regretStart(sol: SearchSolution, probe: RouteProbe, env: LocalSearchEnv): number[] {
-  const left = regretInsert(sol, Array.from({ length: sol.p.nOrders }, (_, i) => i), probe, 1, env.timeUp);
-  if (!env.timeUp()) polish(sol, probe, env);
-  return left;
+/**
+ * Regret insertion of every order into the empty fleet of `sol`, polished unless `env.timeUp` says
+ * stop; returns whether `env.timeUp` said stop before the polish (orders not placed stay out).
+ */
+function regretStart(sol: SearchSolution, probe: RouteProbe, env: LocalSearchEnv): boolean {
+  regretInsert(sol, Array.from({ length: sol.p.nOrders }, (_, i) => i), probe, 1, env.timeUp);
+  if (env.timeUp()) return true;
+  polish(sol, probe, env);
+  return false;
 }
 
 /**

@@ -125,6 +125,20 @@ describe('constructStart', () => {
     assertSearchFeasible(input, sol);
   });
 
+  it('keeps the savings construction when the deadline falls inside the regret insertion: every order served, feasible', () => {
+    // C109: the half-built regret start, completed by plain insertion, would be far longer
+    const input = solomon('C109');
+    let readings = 0;
+    // the deadline passes after 30 clock readings, inside the regret insertion (one a round)
+    const stop = new Stop(() => (++readings <= 30 ? 0 : 2000), 1000, undefined);
+    const { sol, p } = start(input, 1, stop);
+    expect(sol.unassignedCount()).toBe(0);
+    const savings = new SearchSolution(p, costModel(p, 'distance'));
+    regretInsert(savings, savingsConstruct(savings, buildNeighbours(p)));
+    expect(sol.snapshot()).toEqual(savings.snapshot());
+    assertSearchFeasible(input, sol);
+  });
+
   it('from REGRET_FIRST_BELOW orders on, savings comes first and is what a short budget keeps', () => {
     // 600 orders: the savings start first; the clock jumps past 30 % of the budget after it
     const input = randomProblem({ orders: REGRET_FIRST_BELOW, vehicles: 60, seed: 38, windows: true });
