@@ -1,5 +1,5 @@
 /**
- * `delivery-planner admin --db PATH <command> [options]` (operations.md): creates companies, API
+ * `delivery-planner admin --db PATH <command> [options]` (docs/contract/operations.md): creates companies, API
  * keys, warehouses, vehicles and webhook subscriptions; prints the created record as one JSON
  * object. Bad arguments throw UsageError: exit 2 with one line on stderr.
  */

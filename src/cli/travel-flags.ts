@@ -1,5 +1,5 @@
 /**
- * The road-model flags (operations.md "Road matrices"): `serve`/`worker --speed-kmh N
+ * The road-model flags (docs/contract/operations.md "Road matrices"): `serve`/`worker --speed-kmh N
  * --detour-factor F`, `admin company create|update --speed-factor F`. Each is checked here once,
  * so that every command refuses the same values with the same line (UsageError: exit 2).
  */

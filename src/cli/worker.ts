@@ -1,6 +1,6 @@
 /**
  * `delivery-planner worker`: runs planning jobs, webhook deliveries and geocoding from the
- * database, and answers no HTTP (operations.md, "Scaling out"). Any number of workers and `serve`
+ * database, and answers no HTTP (docs/contract/operations.md, "Scaling out"). Any number of workers and `serve`
  * processes share one database: each piece of work is claimed with a lease (src/jobs/service.ts,
  * src/webhooks/outbox.ts, src/store/sqlite/geocode-queue.ts), so it runs in one process at a time and is
  * taken over when its process dies.

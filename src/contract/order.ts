@@ -1,5 +1,5 @@
 /**
- * The order wire format (public-api.md 2.1): zod schemas for input and output, the messages of
+ * The order wire format (docs/contract/public-api.md 2.1): zod schemas for input and output, the messages of
  * validation errors (field name -> array of messages), and the serializer. Decimals: weight and
  * volume with 3 decimals, lat and lon with 6 (about 0.1 m), always as strings on output, a JSON
  * number or a decimal string on input, rounded half away from zero to those decimals.

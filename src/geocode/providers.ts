@@ -1,5 +1,5 @@
 /**
- * Geocoding providers (operations.md): `table` (address book), `nominatim` (HTTP, one request a
+ * Geocoding providers (docs/contract/operations.md): `table` (address book), `nominatim` (HTTP, one request a
  * second, retried on 5xx, 429, time-outs and network errors) and `none` (no provider: nothing
  * is queued). A lookup resolves to coordinates, or null when the address is unknown; it throws
  * `GeocodeError` when the provider failed (transient: try again later; else give up).

@@ -1,7 +1,7 @@
 /**
  * `Authorization: Api-Key <key>`. Runs in onRequest, before the body is read: a request without
  * a valid key is refused before it costs anything. The key's company scopes every query; the
- * route's `config.scope` names the permission it needs (operations.md lists them).
+ * route's `config.scope` names the permission it needs (docs/contract/operations.md lists them).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { StorePort } from '../store/port.js';
@@ -48,12 +48,12 @@ export async function authenticate(store: StorePort, header: string | undefined)
   return { key, company };
 }
 
-/** Requests without a valid key one client address may make a minute (operations.md, "Quotas"). */
+/** Requests without a valid key one client address may make a minute (docs/contract/operations.md, "Quotas"). */
 export const DEFAULT_UNAUTHENTICATED_PER_MINUTE = 120;
 
 export function registerAuth(app: FastifyInstance, store: StorePort, options: { unauthenticatedPerMinute?: number } = {}): void {
   app.decorateRequest('auth', null);
-  // A coarse bucket per client address for requests with no key or a bad one (operations.md,
+  // A coarse bucket per client address for requests with no key or a bad one (docs/contract/operations.md,
   // "Quotas and outbound rules"): each 401 takes a token, and an address whose bucket is empty is
   // refused (429) before its key is even looked up, so keys cannot be tried at the speed of the
   // network. Requests with a valid key take nothing from it.

@@ -1,5 +1,5 @@
 /**
- * The dispatch API of operations.md (scope dispatch:write), under /api/internal/v1, for the
+ * The dispatch API of docs/contract/operations.md (scope dispatch:write), under /api/internal/v1, for the
  * dispatcher's and drivers' apps. Same key header and company scoping as the public API: an id
  * of another company (in the path or in the body) is 404 `{"detail": "Not found."}`; a change the
  * state does not allow is 409 `{detail}` saying why (transitions: src/service/dispatch.ts); a bad

@@ -1,5 +1,5 @@
 /**
- * `GET /healthz` and `GET /readyz` (operations.md, "Health, readiness, metrics and request ids"):
+ * `GET /healthz` and `GET /readyz` (docs/contract/operations.md, "Health, readiness, metrics and request ids"):
  * alive, and ready to take traffic. Neither needs a key nor counts against a request limit (the
  * routes declare no scope, so auth and the limits pass them by). On SIGTERM the process marks itself
  * draining first, so /readyz turns 503 before anything stops.

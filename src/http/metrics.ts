@@ -1,5 +1,5 @@
 /**
- * Metrics in the Prometheus text format (operations.md, "Health, readiness, metrics and request
+ * Metrics in the Prometheus text format (docs/contract/operations.md, "Health, readiness, metrics and request
  * ids"), with prom-client: one registry per process (not the library's global one, so two apps in
  * one test process do not share counters). Counters and histograms are fed where things happen
  * (HTTP answers here; planning jobs, leases and webhook tries through `observe*`); backlogs are

@@ -1,6 +1,6 @@
 /**
- * The OpenAPI 3.1 document of both APIs: the public one (/api/public/v1, public-api.md) and the
- * dispatch API (/api/internal/v1, operations.md). Built once when the app is built (buildApp
+ * The OpenAPI 3.1 document of both APIs: the public one (/api/public/v1, docs/contract/public-api.md) and the
+ * dispatch API (/api/internal/v1, docs/contract/operations.md). Built once when the app is built (buildApp
  * serialises it once too); served at GET /api/public/v1/openapi.json and shown at /api/public/v1/docs.
  *
  * Every operation lists every status the server can answer for it: the success codes, 400 (field

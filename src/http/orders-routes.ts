@@ -1,4 +1,4 @@
-/** Orders endpoints of public-api.md 4.1 to 4.5 and 4.10, under /api/public/v1. */
+/** Orders endpoints of docs/contract/public-api.md 4.1 to 4.5 and 4.10, under /api/public/v1. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ORDER_STATUSES, type OrderStatus } from '../store/types.js';
 import type { OrderService } from '../service/orders.js';

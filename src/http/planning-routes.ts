@@ -1,5 +1,5 @@
 /**
- * Planning jobs (public-api.md 2.2, 4.6, 4.7, 7.5; scope planning:write), under /api/public/v1.
+ * Planning jobs (docs/contract/public-api.md 2.2, 4.6, 4.7, 7.5; scope planning:write), under /api/public/v1.
  *
  * The body is checked strictly before the job service sees it, by its one schema
  * (src/contract/planning.ts): not an object, unknown fields and wrong types are 400 with

@@ -1,5 +1,5 @@
 /**
- * Request limits per API key (operations.md "Request limits"): a token bucket per key, `max`
+ * Request limits per API key (docs/contract/operations.md "Request limits"): a token bucket per key, `max`
  * requests a minute, refilled continuously. Wired through @fastify/rate-limit: the plugin owns the
  * hook, the headers and the 429; this file owns the bucket, behind the plugin's store interface
  * (`incr(key, cb, timeWindow, max)` -> `{current, ttl}`). With `serve --redis` the same bucket

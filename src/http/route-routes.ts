@@ -1,5 +1,5 @@
 /**
- * Routes (public-api.md 2.3, 2.4, 4.8; scope routes:read) and tracking (2.5, 4.9; scope
+ * Routes (docs/contract/public-api.md 2.3, 2.4, 4.8; scope routes:read) and tracking (2.5, 4.9; scope
  * tracking:read), under /api/public/v1. Read-only.
  *
  * Types the contract leaves open (decided here, documented in the README):

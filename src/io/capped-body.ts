@@ -2,7 +2,7 @@
  * Reading an outside service's answer at a bounded cost: a body larger than the caller expects is
  * refused as it streams in (or at once, from its Content-Length), before it is held whole or
  * parsed. An OSRM or Nominatim that answers gigabytes, by fault or by malice, costs at most `maxBytes`
- * of memory and no parse. The outbound rules of operations.md; issue 38.
+ * of memory and no parse. The outbound rules of docs/contract/operations.md; issue 38.
  */
 import type { Deadline } from './deadline.js';
 

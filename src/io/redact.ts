@@ -1,5 +1,5 @@
 /**
- * Secrets kept out of logs (operations.md, "Quotas and outbound rules": logs never show a password,
+ * Secrets kept out of logs (docs/contract/operations.md, "Quotas and outbound rules": logs never show a password,
  * a key or a secret, in a URL or anywhere else). `serve --db postgres://user:password@host/db`
  * logged the password until issue 38.
  */

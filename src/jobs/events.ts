@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { OrderStatusChange } from './ports.js';
 import type { JobView } from './view.js';
 
-/** The events of section 6 and their payloads (operations.md, Webhooks). */
+/** The events of section 6 and their payloads (docs/contract/operations.md, Webhooks). */
 export interface EventPayloads {
   /** The planning job object (2.2) when the job reaches done or failed. */
   'planning_job.finished': JobView;

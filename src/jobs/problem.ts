@@ -16,7 +16,7 @@ export type MatrixProvider = (points: ReadonlyArray<readonly [lat: number, lon: 
 /**
  * Great-circle distance times a detour factor (default 1.3); travel time from the default travel
  * curve (model/travel-time.ts: town speed on short hops, road speed on long ones), or at one fixed
- * speed with `speedKmh` (operations.md `haversine`, `serve --speed-kmh`, `--detour-factor`).
+ * speed with `speedKmh` (docs/contract/operations.md `haversine`, `serve --speed-kmh`, `--detour-factor`).
  */
 export function haversineProvider(options: { speedKmh?: number; detourFactor?: number } = {}): MatrixProvider {
   const { speedKmh, detourFactor = 1.3 } = options;

@@ -61,7 +61,7 @@ export interface JobServiceOptions {
   seedsPerSolve?: number;
   objective?: SolveOptions['objective'];
   /** Jobs of one company queued or running at once; one more is refused (TooManyJobsError).
-   *  Default 4 (operations.md "Request limits"); 0 or Infinity: no cap. */
+   *  Default 4 (docs/contract/operations.md "Request limits"); 0 or Infinity: no cap. */
   maxJobsPerCompany?: number;
   /** First delay before a failed store write is tried again, doubling to 30 s (default 100 ms). */
   storeRetryBaseMs?: number;

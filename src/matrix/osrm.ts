@@ -1,6 +1,6 @@
 /**
  * Road matrices from an OSRM server (`/table/v1/driving`), for the `osrm` matrix provider of
- * operations.md. EDGE: it calls the network.
+ * docs/contract/operations.md. EDGE: it calls the network.
  *
  * A table of n locations is fetched in blocks of at most `blockSize` sources by `blockSize`
  * destinations, so that no request carries more than 2 x blockSize coordinates (OSRM's default

@@ -1,5 +1,5 @@
 /**
- * The dispatch use cases (operations.md, Dispatch API): assign a vehicle to a route, start a
+ * The dispatch use cases (docs/contract/operations.md, Dispatch API): assign a vehicle to a route, start a
  * route, set a stop's status (the order follows, its history grows, `order.status_changed` is
  * announced inside the transaction so its webhook row commits with it, the route completes when
  * every order stop is final), record vehicle positions. Company-scoped; each change is one

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { OrderStatus } from '../store/types.js';
 
-/** Payload of `order.status_changed` (operations.md, webhooks), plus the owning company. */
+/** Payload of `order.status_changed` (docs/contract/operations.md, webhooks), plus the owning company. */
 export interface OrderStatusChanged {
   company_id: number;
   order_id: number;

@@ -1,5 +1,5 @@
 /**
- * The operator's view of a process (operations.md, "Health, readiness, metrics and request ids"):
+ * The operator's view of a process (docs/contract/operations.md, "Health, readiness, metrics and request ids"):
  * what /readyz checks, and how the planning runtime feeds /metrics. `serve` and `worker` wire these.
  */
 import type { Readiness } from '../http/health.js';

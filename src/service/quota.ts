@@ -1,5 +1,5 @@
 /**
- * Quotas per company (operations.md, "Quotas and outbound rules"; issue 38): what one tenant may
+ * Quotas per company (docs/contract/operations.md, "Quotas and outbound rules"; issue 38): what one tenant may
  * hold or send, so that one leaked key or one runaway integration cannot fill the store for
  * everyone. Over a quota the HTTP layer answers 429 `{"detail"}` naming it (errors.ts).
  */

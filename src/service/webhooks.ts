@@ -17,7 +17,7 @@ import { redactUrl } from '../io/redact.js';
 import type { PlannerMetrics } from '../http/metrics.js';
 
 export interface WebhookDeliveryOptions {
-  /** A 2xx within this many ms delivers (default 10 000, operations.md). */
+  /** A 2xx within this many ms delivers (default 10 000, docs/contract/operations.md). */
   timeoutMs?: number;
   /** Delays between tries (default: 10 delays over about 25.7 h). */
   retryDelaysMs?: readonly number[];

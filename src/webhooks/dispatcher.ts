@@ -21,7 +21,7 @@ export type OutboxLike = { [K in keyof WebhookOutbox]: (...args: Parameters<Webh
 
 /**
  * Delays between tries: a few seconds at first, hours at the end; 11 tries over about 25.7 hours
- * (the Standard Webhooks schedule, stretched past the 24 h that operations.md asks for).
+ * (the Standard Webhooks schedule, stretched past the 24 h that docs/contract/operations.md asks for).
  */
 export const defaultRetryDelaysMs: readonly number[] = [
   5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000, 28_800_000, 36_000_000,
@@ -31,7 +31,7 @@ export interface WebhookDispatcherOptions {
   outbox: OutboxLike;
   /** The subscriptions of a company that asked for an event (for `publish`). */
   subscriptions: (companyId: number, event: string) => Subscription[] | Promise<Subscription[]>;
-  /** A 2xx within this many milliseconds delivers; operations.md: 10 s. */
+  /** A 2xx within this many milliseconds delivers; docs/contract/operations.md: 10 s. */
   timeoutMs?: number;
   /** Delay before try k+2 after try k+1 failed; past the end the delivery is given up. */
   retryDelaysMs?: readonly number[];

@@ -1,5 +1,5 @@
 /**
- * Webhook signatures as operations.md fixes them: `X-Planner-Signature: t=UNIX_SECONDS,v1=HEX`,
+ * Webhook signatures as docs/contract/operations.md fixes them: `X-Planner-Signature: t=UNIX_SECONDS,v1=HEX`,
  * HEX = HMAC-SHA256 of `"{t}.{raw body}"` keyed with the subscription's secret (the Stripe scheme).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';

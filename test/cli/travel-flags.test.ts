@@ -1,5 +1,5 @@
 /**
- * The road-model flags (operations.md "Road matrices"): bad values exit 2 with one line; the
+ * The road-model flags (docs/contract/operations.md "Road matrices"): bad values exit 2 with one line; the
  * company speed factor is stored and read back on both stores (SQLite file, PostgreSQL), through
  * the real `delivery-planner admin` command.
  */

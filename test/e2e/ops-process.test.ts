@@ -1,5 +1,5 @@
 /**
- * Health, readiness, metrics and request ids on real processes (operations.md, "Health, readiness,
+ * Health, readiness, metrics and request ids on real processes (docs/contract/operations.md, "Health, readiness,
  * metrics and request ids"; issue 38): `serve` with /metrics on the API port or on `--metrics-port`,
  * `worker --metrics-port`; on SIGTERM /readyz turns 503 before the process exits 0; every log line
  * of a request carries its id.

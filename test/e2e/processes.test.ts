@@ -1,5 +1,5 @@
 /**
- * Many processes on one database (operations.md, "Scaling out"), on SQLite (one machine) and on
+ * Many processes on one database (docs/contract/operations.md, "Scaling out"), on SQLite (one machine) and on
  * PostgreSQL: API processes that run no work (`serve --jobs off`) and two `worker` processes. Work
  * is claimed with leases: a job runs in one worker at a time; a worker killed with SIGKILL in the
  * middle of a job loses it to the other when its lease runs out; the job places each order once

@@ -1,5 +1,5 @@
 /**
- * Logs never show a password (operations.md, "Quotas and outbound rules"; issue 38): `serve` and
+ * Logs never show a password (docs/contract/operations.md, "Quotas and outbound rules"; issue 38): `serve` and
  * `worker` on a PostgreSQL URL with a password log the URL without it. Real processes, real
  * PostgreSQL (the test server trusts loopback, so any password is accepted).
  */

@@ -1,5 +1,5 @@
 /**
- * Learning from the day (operations.md "Road matrices"): a fleet whose drivers take 25 % longer
+ * Learning from the day (docs/contract/operations.md "Road matrices"): a fleet whose drivers take 25 % longer
  * than planned on every hop reports its arrivals through the dispatch API of a real server on
  * loopback; `admin company speed-report --apply` then finds a factor near 1.25 and sets it.
  */

@@ -22,7 +22,7 @@ for (const { kind, available } of BACKENDS) describe.skipIf(!available)(`on ${ki
     ['POST', '/orders/1/cancel/', 'orders:write', undefined],
   ];
 
-  describe('Api-Key authentication (5, operations.md)', () => {
+  describe('Api-Key authentication (5, docs/contract/operations.md)', () => {
     it('answers 401 {detail} for a missing, malformed, unknown or revoked key, before reading the body', async () => {
       const revoked = await f.port.apiKeys.create({ company_id: f.company.id, scopes: [...SCOPES] }, new Date().toISOString());
       await f.port.apiKeys.revoke(revoked.record.id, new Date().toISOString());

@@ -1,5 +1,5 @@
 /**
- * Small rules at the edge (operations.md, "Health, readiness, metrics and request ids" and
+ * Small rules at the edge (docs/contract/operations.md, "Health, readiness, metrics and request ids" and
  * "Quotas and outbound rules"; issue 38): JSON answers are never sniffed nor cached, and requests
  * without a valid key are limited per client address.
  */

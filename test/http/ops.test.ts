@@ -1,5 +1,5 @@
 /**
- * Health, readiness and metrics on the API app (operations.md, "Health, readiness, metrics and
+ * Health, readiness and metrics on the API app (docs/contract/operations.md, "Health, readiness, metrics and
  * request ids"; issue 38), on both stores: the backlog gauges read the store.
  */
 import { afterEach, describe, expect, it } from 'vitest';

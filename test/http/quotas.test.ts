@@ -1,5 +1,5 @@
 /**
- * Quotas per company (operations.md, "Quotas and outbound rules"; issue 38), on both stores: open
+ * Quotas per company (docs/contract/operations.md, "Quotas and outbound rules"; issue 38), on both stores: open
  * orders per company, positions per vehicle per minute; over a quota 429 `{detail}` naming it, and
  * nothing written.
  */

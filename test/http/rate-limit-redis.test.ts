@@ -1,5 +1,5 @@
 /**
- * Request limits across API processes (operations.md "Request limits", "Scaling out": `serve
+ * Request limits across API processes (docs/contract/operations.md "Request limits", "Scaling out": `serve
  * --redis redis://HOST:PORT`): the token bucket in a real Redis, shared by real `serve` processes
  * on loopback; without `--redis` each process limits alone; while Redis is away each process
  * counts alone (fail-open) and says so, and counts in Redis again once it is back.

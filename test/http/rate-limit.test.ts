@@ -34,7 +34,7 @@ describe('token buckets (the arithmetic, on a clock the test moves)', () => {
   });
 });
 
-describe('request limit per API key (operations.md "Request limits")', () => {
+describe('request limit per API key (docs/contract/operations.md "Request limits")', () => {
   let f: ReturnType<typeof makeApp>;
   beforeAll(() => {
     f = makeApp({ rateLimit: 3 });

@@ -1,5 +1,5 @@
 /**
- * A delivery is signed with the subscription's secret at the time it is sent (operations.md,
+ * A delivery is signed with the subscription's secret at the time it is sent (docs/contract/operations.md,
  * "Quotas and outbound rules"; issue 38): `webhook rotate-secret` holds from the next try, pending
  * deliveries included, on both stores. Real app, real receiver on 127.0.0.1.
  */

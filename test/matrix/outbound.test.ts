@@ -1,5 +1,5 @@
 /**
- * Outbound rules (operations.md, "Quotas and outbound rules"; issue 38): OSRM and Nominatim are
+ * Outbound rules (docs/contract/operations.md, "Quotas and outbound rules"; issue 38): OSRM and Nominatim are
  * called with `redirect: 'error'` and their answers are read with a size cap. Against real local
  * servers that redirect, or answer far more than any honest answer (streamed, without and with a
  * Content-Length).
