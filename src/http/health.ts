@@ -6,7 +6,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 
-export type Readiness = { ready: true } | { ready: false; reason: string };
+import type { Readiness } from '../service/ops.js';
+
+export type { Readiness };
 
 export interface ReadinessCheck {
   /** The process is shutting down. */

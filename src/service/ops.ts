@@ -2,12 +2,14 @@
  * The operator's view of a process (docs/contract/operations.md, "Health, readiness, metrics and request ids"):
  * what /readyz checks, and how the planning runtime feeds /metrics. `serve` and `worker` wire these.
  */
-import type { Readiness } from '../http/health.js';
-import type { PlannerMetrics } from '../http/metrics.js';
+import type { PlannerMetrics } from './metrics.js';
 import type { JobRecord, PlanningStore } from '../jobs/ports.js';
 import type { EventBus } from '../jobs/events.js';
 import type { SolverPool } from '../pool/pool.js';
 import type { StorePort } from '../store/port.js';
+
+/** Whether the process may take traffic, and if not, why (served by /readyz). */
+export type Readiness = { ready: true } | { ready: false; reason: string };
 
 /**
  * Ready: the store answers (it was migrated when opened: `openStore` applies every migration or

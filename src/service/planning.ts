@@ -17,7 +17,7 @@ import { IDEMPOTENCY_WINDOW_MS } from '../jobs/ports.js';
 import type { StorePort } from '../store/port.js';
 import { portOf } from '../store/sqlite/port.js';
 import type { Store } from '../store/sqlite/store.js';
-import type { PlannerMetrics } from '../http/metrics.js';
+import type { PlannerMetrics } from './metrics.js';
 import { observePlanning, storeBacklogs } from './ops.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { ServiceEvents } from './events.js';

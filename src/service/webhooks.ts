@@ -14,7 +14,7 @@ import type { WebhookEvent } from '../store/types.js';
 import { WebhookDispatcher, defaultRetryDelaysMs } from '../webhooks/dispatcher.js';
 import type { ServiceEvents } from './events.js';
 import { redactUrl } from '../io/redact.js';
-import type { PlannerMetrics } from '../http/metrics.js';
+import type { PlannerMetrics } from './metrics.js';
 
 export interface WebhookDeliveryOptions {
   /** A 2xx within this many ms delivers (default 10 000, docs/contract/operations.md). */
