@@ -18,10 +18,10 @@ import { DEMO_ADDRESS_BOOK } from '../service/demo.js';
 import { redactText } from '../io/redact.js';
 import { DEFAULT_QUOTAS, type Quotas } from '../service/quota.js';
 
-export interface ServeConfig {
-  host: string;
-  port: number;
+/** What `serve` and `worker` both take: the store, the solver threads, geocoding, the road matrix, logs. */
+export interface WorkConfig {
   db: string;
+  workers?: number;
   geocoder: GeocoderName;
   geocoderUrl?: string;
   addressBook: string;
@@ -31,9 +31,13 @@ export interface ServeConfig {
   speedKmh?: number;
   /** `--detour-factor`: road metres per great-circle metre (default 1.3). */
   detourFactor?: number;
-  workers?: number;
-  demo: boolean;
   logLevel: string;
+}
+
+export interface ServeConfig extends WorkConfig {
+  host: string;
+  port: number;
+  demo: boolean;
   /** Requests a minute per API key; 0 = no limit. */
   rateLimit: number;
   /** `--redis`: the request-limit buckets in Redis, shared by every API process (else each limits alone). */
@@ -299,17 +303,7 @@ const WORKER_OPTIONS = {
 
 export const WORKER_USAGE = `usage: delivery-planner ${WORKER}`;
 
-export interface WorkerConfig {
-  db: string;
-  workers?: number;
-  geocoder: GeocoderName;
-  geocoderUrl?: string;
-  addressBook: string;
-  matrix: 'haversine' | 'osrm';
-  osrmUrl?: string;
-  speedKmh?: number;
-  detourFactor?: number;
-  logLevel: string;
+export interface WorkerConfig extends WorkConfig {
   flow: FlowServeOptions;
   /** `--metrics-port`: /healthz, /readyz and /metrics there (on `--metrics-host`). */
   metricsPort?: number;
