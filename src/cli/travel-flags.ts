@@ -11,7 +11,8 @@ export const DETOUR_FACTOR_RANGE = [1, 3] as const;
 export const SPEED_FACTOR_RANGE = [0.2, 5] as const;
 
 function decimal(flag: string, value: string, [min, max]: readonly [number, number], what: string): number {
-  const n = /^\s*\d{1,6}(?:\.\d{1,6})?\s*$/.test(value) ? Number(value) : Number.NaN;
+  // the length first: the pattern is linear, but nothing longer than "999999.999999" is a number here
+  const n = value.length <= 32 && /^\s*\d{1,6}(?:\.\d{1,6})?\s*$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isFinite(n)) throw new UsageError(`--${flag}: expected ${what} between ${min} and ${max}, got '${value.slice(0, 40)}'`);
   if (n < min || n > max) throw new UsageError(`--${flag}: expected ${what} between ${min} and ${max}, got ${n}`);
   return n;
