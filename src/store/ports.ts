@@ -10,11 +10,13 @@
  * company's record is missing); timestamps are ISO 8601 UTC strings passed in by the caller;
  * units are the columns' (grams, litres, micro-degrees for orders; see types.ts).
  */
-import type { Delivery, DueOptions, NewDelivery } from '../webhooks/outbox.js';
 import type {
   ApiKey,
   Company,
   CompanyChange,
+  Delivery,
+  DueOptions,
+  NewDelivery,
   GeocodeTask,
   NewPosition,
   Order,

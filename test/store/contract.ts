@@ -11,7 +11,7 @@ import type { NewRoute } from '../../src/jobs/ports.js';
 import type { Repositories, StorePort } from '../../src/store/port.js';
 import type { OrderFields } from '../../src/store/types.js';
 import { PAUSE_AFTER_FAILING_MS } from '../../src/store/types.js';
-import type { NewDelivery } from '../../src/webhooks/outbox.js';
+import type { NewDelivery } from '../../src/store/types.js';
 
 export interface StoreContractFixture {
   /** A store on an empty, migrated database. */

@@ -325,6 +325,24 @@ export const pgMigrations: PgMigration[] = [
     name: 'companies: a speed factor (travel times times it; admin company update --speed-factor, speed-report --apply)',
     sql: `ALTER TABLE companies ADD COLUMN speed_factor DOUBLE PRECISION NOT NULL DEFAULT 1;`,
   },
+  {
+    version: 120,
+    name: 'webhook outbox looks on indexes: pending deliveries by subscription and due time, live leases by subscription',
+    sql: `
+      CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (subscription_id, next_attempt_at, created_at, id) WHERE status = 'pending';
+      CREATE INDEX webhook_deliveries_leased ON webhook_deliveries (subscription_id, lease_until) WHERE status = 'pending' AND lease_until IS NOT NULL;
+    `,
+  },
+  {
+    version: 121,
+    name: 'geocoding queue looks on indexes: the company of each task, tasks by company and due time, live leases',
+    sql: `
+      ALTER TABLE geocode_queue ADD COLUMN company_id BIGINT;
+      UPDATE geocode_queue q SET company_id = o.company_id FROM orders o WHERE o.id = q.order_id;
+      CREATE INDEX geocode_queue_company_due ON geocode_queue (company_id, next_attempt_at, id);
+      CREATE INDEX geocode_queue_leased ON geocode_queue (lease_until) WHERE lease_until IS NOT NULL;
+    `,
+  },
 ];
 
 /**
