@@ -16,6 +16,7 @@ import { ServiceEvents } from '../service/events.js';
 import { createPlanningRuntime } from '../service/planning.js';
 import { openStore } from '../store/open.js';
 import { redactUrl } from '../io/redact.js';
+import { runUntilSignal } from './lifecycle.js';
 import { parseWorkerArgs, WORKER_USAGE } from './options.js';
 import { beginDraining, readiness } from '../http/health.js';
 import { listen, type Listening } from '../http/listen.js';
@@ -69,40 +70,20 @@ export async function main(argv: string[]): Promise<number> {
   }
   log.info({ db: redactUrl(config.db), owner: planning.jobs.owner, geocoder: config.geocoder }, 'worker started');
 
-  return new Promise<number>((resolve) => {
-    let stopping = false;
-    const shutdown = (signal: string) => {
-      if (stopping) return;
-      stopping = true;
+  return runUntilSignal({
+    async shutdown(signal) {
       log.info({ signal }, 'shutting down');
-      void (async () => {
-        let code = 0;
-        try {
-          // /readyz says 503 first, then the work finishes or is handed back
-          await beginDraining(ready);
-          await planning.stop();
-          await geocoding?.stop();
-          await ops?.close();
-        } catch (err) {
-          log.error({ err }, 'error during shutdown');
-          code = 1;
-        } finally {
-          clearInterval(alive);
-          await store.close().catch(() => undefined);
-          // the handlers stay until the process exits: a signal that arrives while the last
-          // handles close is ignored (stopping), never the default action that kills the process
-        }
-        resolve(code);
-      })();
-    };
-    const onTerm = () => shutdown('SIGTERM');
-    const onInt = () => shutdown('SIGINT');
-    process.on('SIGTERM', onTerm);
-    process.on('SIGINT', onInt);
-    // Only now: whoever waits for this line may signal at once. Printed before the handlers, a
-    // SIGTERM sent within a few ms of it could land while this process sat descheduled between
-    // the write and process.on (a loaded machine), and the default action killed it.
-    if (ops) process.stdout.write(`metrics on ${ops.base}\n`);
-    process.stdout.write('worker ready\n');
+      // /readyz says 503 first, then the work finishes or is handed back
+      await beginDraining(ready);
+      await planning.stop();
+      await geocoding?.stop();
+      await ops?.close();
+    },
+    onError: (err) => log.error({ err }, 'error during shutdown'),
+    async finally() {
+      clearInterval(alive);
+      await store.close();
+    },
+    readyLines: [...(ops ? [`metrics on ${ops.base}`] : []), 'worker ready'],
   });
 }
