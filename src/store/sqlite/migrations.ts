@@ -349,4 +349,9 @@ export const migrations: Migration[] = [
       CREATE INDEX geocode_queue_leased ON geocode_queue (lease_until) WHERE lease_until IS NOT NULL;
     `,
   },
+  {
+    version: 122,
+    name: 'open orders per company: on SQLite the sum of order_counts (migration 101) for new and in_route, exact and O(1)',
+    sql: `SELECT 1;`,
+  },
 ];
