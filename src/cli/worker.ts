@@ -2,7 +2,7 @@
  * `delivery-planner worker`: runs planning jobs, webhook deliveries and geocoding from the
  * database, and answers no HTTP (docs/contract/operations.md, "Scaling out"). Any number of workers and `serve`
  * processes share one database: each piece of work is claimed with a lease (src/jobs/service.ts,
- * src/webhooks/outbox.ts, src/store/sqlite/geocode-queue.ts), so it runs in one process at a time and is
+ * the outbox.ts and geocode-queue.ts of src/store/sqlite and src/store/postgres), so it runs in one process at a time and is
  * taken over when its process dies.
  *
  * Prints `worker ready` on stdout once it takes work. SIGTERM/SIGINT: running jobs get a short

@@ -8,7 +8,7 @@
  */
 import type { JobRecord } from '../../jobs/ports.js';
 import { toJobView } from '../../jobs/view.js';
-import { SqliteWebhookOutbox } from '../../webhooks/outbox.js';
+import { SqliteWebhookOutbox } from './outbox.js';
 import { deliveriesFor } from '../../webhooks/publish.js';
 import type { Db } from './db.js';
 import { SqlitePlanningStore } from './planning.js';

@@ -4,6 +4,7 @@ import { openDatabase, type Db, type OpenOptions } from './db.js';
 import { VehicleRepository, WarehouseRepository } from './fleet.js';
 import { GeocodeQueueRepository } from './geocode-queue.js';
 import { OrderRepository } from './orders.js';
+import { SqliteWebhookOutbox } from './outbox.js';
 import { RouteRepository } from './routes.js';
 import { WebhookRepository } from './webhooks.js';
 
@@ -18,6 +19,8 @@ export class Store {
   readonly webhooks: WebhookRepository;
   /** Routes, stops and vehicle positions (read API, dispatch API). */
   readonly routes: RouteRepository;
+  /** The webhook outbox (outbox.ts). */
+  readonly outbox: SqliteWebhookOutbox;
 
   constructor(readonly db: Db) {
     this.companies = new CompanyRepository(db);
@@ -28,6 +31,7 @@ export class Store {
     this.geocodeQueue = new GeocodeQueueRepository(db);
     this.webhooks = new WebhookRepository(db);
     this.routes = new RouteRepository(db);
+    this.outbox = new SqliteWebhookOutbox(db);
   }
 
   static open(path: string, options?: OpenOptions): Store {
