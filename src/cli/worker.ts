@@ -2,7 +2,7 @@
  * `delivery-planner worker`: runs planning jobs, webhook deliveries and geocoding from the
  * database, and answers no HTTP (docs/contract/operations.md, "Scaling out"). Any number of workers and `serve`
  * processes share one database: each piece of work is claimed with a lease (src/jobs/service.ts,
- * src/webhooks/outbox.ts, src/store/sqlite/geocode-queue.ts), so it runs in one process at a time and is
+ * the outbox.ts and geocode-queue.ts of src/store/sqlite and src/store/postgres), so it runs in one process at a time and is
  * taken over when its process dies.
  *
  * Prints `worker ready` on stdout once it takes work. SIGTERM/SIGINT: running jobs get a short
@@ -23,6 +23,8 @@ import { listen, type Listening } from '../http/listen.js';
 import { PlannerMetrics } from '../http/metrics.js';
 import { buildOpsApp } from '../http/ops-app.js';
 import { processReadiness } from '../service/ops.js';
+import { pendingDeliveriesQuota } from '../service/quota.js';
+import { DEFAULT_MAX_PENDING_DELIVERIES } from '../store/types.js';
 
 export async function main(argv: string[]): Promise<number> {
   const config = parseWorkerArgs(argv);
@@ -32,8 +34,9 @@ export async function main(argv: string[]): Promise<number> {
   }
   const log = pino({ level: config.logLevel, base: { role: 'worker', pid: process.pid } }, process.stderr);
   const geocoder = createGeocoder(config.geocoder, { addressBook: config.addressBook, url: config.geocoderUrl });
-  const store = await openStore(config.db);
   const metrics = new PlannerMetrics();
+  const outboxQuota = pendingDeliveriesQuota(config.flow.maxPendingDeliveries ?? DEFAULT_MAX_PENDING_DELIVERIES, { metrics, warn: (o, m) => log.warn(o, m) });
+  const store = await openStore(config.db, { outboxQuota });
   const planning = createPlanningRuntime({
     metrics,
     store,
