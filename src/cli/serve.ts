@@ -15,6 +15,8 @@ import { ensureDemo } from '../service/demo.js';
 import { ServiceEvents } from '../service/events.js';
 import { createPlanningRuntime } from '../service/planning.js';
 import { openStore } from '../store/open.js';
+import { DEFAULT_MAX_PENDING_DELIVERIES } from '../store/types.js';
+import { pendingDeliveriesQuota } from '../service/quota.js';
 import { redactUrl } from '../io/redact.js';
 import { runUntilSignal } from './lifecycle.js';
 import { parseServeArgs, SERVE_USAGE } from './options.js';
@@ -30,10 +32,11 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const geocoder = createGeocoder(config.geocoder, { addressBook: config.addressBook, url: config.geocoderUrl });
-  const store = await openStore(config.db);
+  const metrics = new PlannerMetrics();
+  const outboxQuota = pendingDeliveriesQuota(config.flow?.maxPendingDeliveries ?? DEFAULT_MAX_PENDING_DELIVERIES, { metrics, warn: (o, m) => app.log.warn(o, m) });
+  const store = await openStore(config.db, { outboxQuota });
   let worker: GeocodeWorker | undefined;
   const events = new ServiceEvents();
-  const metrics = new PlannerMetrics();
   const planning = createPlanningRuntime({
     metrics,
     store,

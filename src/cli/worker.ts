@@ -23,6 +23,8 @@ import { listen, type Listening } from '../http/listen.js';
 import { PlannerMetrics } from '../http/metrics.js';
 import { buildOpsApp } from '../http/ops-app.js';
 import { processReadiness } from '../service/ops.js';
+import { pendingDeliveriesQuota } from '../service/quota.js';
+import { DEFAULT_MAX_PENDING_DELIVERIES } from '../store/types.js';
 
 export async function main(argv: string[]): Promise<number> {
   const config = parseWorkerArgs(argv);
@@ -32,8 +34,9 @@ export async function main(argv: string[]): Promise<number> {
   }
   const log = pino({ level: config.logLevel, base: { role: 'worker', pid: process.pid } }, process.stderr);
   const geocoder = createGeocoder(config.geocoder, { addressBook: config.addressBook, url: config.geocoderUrl });
-  const store = await openStore(config.db);
   const metrics = new PlannerMetrics();
+  const outboxQuota = pendingDeliveriesQuota(config.flow.maxPendingDeliveries ?? DEFAULT_MAX_PENDING_DELIVERIES, { metrics, warn: (o, m) => log.warn(o, m) });
+  const store = await openStore(config.db, { outboxQuota });
   const planning = createPlanningRuntime({
     metrics,
     store,

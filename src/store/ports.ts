@@ -207,6 +207,12 @@ export interface RoutesPort {
 }
 
 export interface OutboxPort {
+  /**
+   * Queues deliveries, except those of a subscription at its pending quota (the store's
+   * OutboxQuota, types.ts): those are dropped and reported. The quota reads the subscription's
+   * kept count (webhook_pending_counts, migration 123) without a lock, so changes committing at
+   * the same moment may pass it by their own few deliveries.
+   */
   add(deliveries: NewDelivery[]): Promise<void>;
   due(now: number, limit: number, skip: ReadonlySet<string>, options?: DueOptions): Promise<Delivery[]>;
   nextDue(paused?: ReadonlySet<number>, now?: number): Promise<number | null>;
@@ -217,7 +223,9 @@ export interface OutboxPort {
   release(id: string, owner: string): Promise<void>;
   get(id: string): Promise<Delivery | undefined>;
   list(): Promise<Delivery[]>;
-  /** Pending deliveries, paused subscriptions' included (the backlog metric). */
+  /** Pending deliveries, paused subscriptions' included (the backlog metric), from the kept counts. */
   countPending(): Promise<number>;
+  /** Pending deliveries of one subscription (its kept count: what the quota compares). */
+  countPendingFor(subscriptionId: number): Promise<number>;
 }
 

@@ -241,6 +241,20 @@ export interface RouteListQuery {
 /** A subscription whose every try failed for this long is paused (operations: 24 h). */
 export const PAUSE_AFTER_FAILING_MS = 24 * 3_600_000;
 
+/**
+ * The pending-deliveries quota of one webhook subscription (issue 38, item 3;
+ * `--max-pending-deliveries`): an event for a subscription that holds `maxPending` pending
+ * deliveries already is not queued for it (dropped; the change itself goes ahead), and
+ * `onDropped` hears of it (the metric and the log).
+ */
+export interface OutboxQuota {
+  maxPending: number;
+  onDropped?: (subscriptionId: number, event: string, count: number) => void;
+}
+
+/** Pending deliveries one subscription may hold (`--max-pending-deliveries`). */
+export const DEFAULT_MAX_PENDING_DELIVERIES = 100_000;
+
 /** A webhook delivery's state in the outbox. */
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 

@@ -375,6 +375,42 @@ export const pgMigrations: PgMigration[] = [
         EXECUTE FUNCTION open_order_counts_track();
     `,
   },
+  {
+    version: 123,
+    name: 'pending webhook deliveries per subscription, kept by a trigger deferred to commit (the pending-deliveries quota, the backlog metric)',
+    sql: `
+      CREATE TABLE webhook_pending_counts (
+        subscription_id BIGINT PRIMARY KEY,
+        n BIGINT NOT NULL
+      );
+      INSERT INTO webhook_pending_counts (subscription_id, n)
+        SELECT subscription_id, COUNT(*) FROM webhook_deliveries WHERE status = 'pending' GROUP BY subscription_id;
+      CREATE FUNCTION webhook_pending_counts_track() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        d BIGINT := 0;
+        sub BIGINT;
+      BEGIN
+        IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.status = 'pending' THEN d := d - 1; END IF;
+        IF TG_OP IN ('INSERT', 'UPDATE') AND NEW.status = 'pending' THEN d := d + 1; END IF;
+        IF TG_OP = 'DELETE' THEN sub := OLD.subscription_id; ELSE sub := NEW.subscription_id; END IF;
+        IF d <> 0 THEN
+          INSERT INTO webhook_pending_counts (subscription_id, n) VALUES (sub, d)
+            ON CONFLICT (subscription_id) DO UPDATE SET n = webhook_pending_counts.n + EXCLUDED.n;
+        END IF;
+        RETURN NULL;
+      END $$;
+      -- deferred to commit: a change's transaction that queues deliveries locks the subscription's
+      -- count only from its commit to its end, after every row it locks (no lock-order cycle)
+      CREATE CONSTRAINT TRIGGER webhook_pending_counts_insert AFTER INSERT ON webhook_deliveries
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.status = 'pending') EXECUTE FUNCTION webhook_pending_counts_track();
+      CREATE CONSTRAINT TRIGGER webhook_pending_counts_delete AFTER DELETE ON webhook_deliveries
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (OLD.status = 'pending') EXECUTE FUNCTION webhook_pending_counts_track();
+      CREATE CONSTRAINT TRIGGER webhook_pending_counts_update AFTER UPDATE OF status ON webhook_deliveries
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+        WHEN ((OLD.status = 'pending') IS DISTINCT FROM (NEW.status = 'pending'))
+        EXECUTE FUNCTION webhook_pending_counts_track();
+    `,
+  },
 ];
 
 /**

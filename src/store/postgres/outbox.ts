@@ -14,7 +14,8 @@
  * their own index (migration 120).
  */
 import type { OutboxPort } from '../ports.js';
-import { byDue, deliveryFromRow as fromRow, type Delivery, type DeliveryRow as Row, type DeliveryStatus, type DueOptions, type NewDelivery } from '../types.js';
+import { byDue, DEFAULT_MAX_PENDING_DELIVERIES, deliveryFromRow as fromRow, type Delivery, type DeliveryRow as Row, type DeliveryStatus, type DueOptions, type NewDelivery, type OutboxQuota } from '../types.js';
+import { withinQuota } from '../quota.js';
 import type { Conn } from './db.js';
 
 /** `list()` is for operators and tests; deliveries are pruned after 7 days. */
@@ -67,10 +68,19 @@ export const OUTBOX_NEXT_DUE_SQL = `
         ORDER BY next_attempt_at LIMIT 1) AS next_try) x`;
 
 export class PgWebhookOutbox implements OutboxPort {
-  constructor(private readonly db: Conn) {}
+  constructor(
+    private readonly db: Conn,
+    private readonly quota: OutboxQuota = { maxPending: DEFAULT_MAX_PENDING_DELIVERIES },
+  ) {}
 
-  /** All in one statement (atomic on its own; inside a transaction, part of it). */
-  async add(deliveries: NewDelivery[]): Promise<void> {
+  /** One insert (atomic on its own; inside a transaction, part of it), none past a subscription's pending quota. */
+  async add(all: NewDelivery[]): Promise<void> {
+    if (all.length === 0) return;
+    const counts = await this.db.rows<{ subscription_id: number; n: number }>(
+      'SELECT subscription_id, n FROM webhook_pending_counts WHERE subscription_id = ANY($1::bigint[])',
+      [[...new Set(all.map((d) => d.subscriptionId))]],
+    );
+    const deliveries = withinQuota(all, new Map(counts.map((c) => [Number(c.subscription_id), Number(c.n)])), this.quota).kept;
     if (deliveries.length === 0) return;
     if (deliveries.length > MAX_ADD) throw new RangeError(`outbox add: at most ${MAX_ADD} deliveries at once`);
     await this.db.run(
@@ -164,8 +174,14 @@ export class PgWebhookOutbox implements OutboxPort {
     return row && fromRow(row);
   }
 
+  /** From the kept counts (migration 123), O(subscriptions). */
   async countPending(): Promise<number> {
-    const row = await this.db.one<{ n: string }>(`SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'pending'`);
+    const row = await this.db.one<{ n: string }>(`SELECT COALESCE(SUM(n), 0) AS n FROM webhook_pending_counts`);
+    return Number(row?.n ?? 0);
+  }
+
+  async countPendingFor(subscriptionId: number): Promise<number> {
+    const row = await this.db.one<{ n: string }>('SELECT n FROM webhook_pending_counts WHERE subscription_id = $1', [subscriptionId]);
     return Number(row?.n ?? 0);
   }
 

@@ -354,4 +354,28 @@ export const migrations: Migration[] = [
     name: 'open orders per company: on SQLite the sum of order_counts (migration 101) for new and in_route, exact and O(1)',
     sql: `SELECT 1;`,
   },
+  {
+    version: 123,
+    name: 'pending webhook deliveries per subscription, kept by triggers (the pending-deliveries quota, the backlog metric)',
+    sql: `
+      CREATE TABLE webhook_pending_counts (
+        subscription_id INTEGER PRIMARY KEY,
+        n INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      INSERT INTO webhook_pending_counts (subscription_id, n)
+        SELECT subscription_id, COUNT(*) FROM webhook_deliveries WHERE status = 'pending' GROUP BY subscription_id;
+      CREATE TRIGGER webhook_pending_insert AFTER INSERT ON webhook_deliveries WHEN NEW.status = 'pending' BEGIN
+        INSERT INTO webhook_pending_counts (subscription_id, n) VALUES (NEW.subscription_id, 1)
+          ON CONFLICT (subscription_id) DO UPDATE SET n = n + 1;
+      END;
+      CREATE TRIGGER webhook_pending_update AFTER UPDATE OF status ON webhook_deliveries
+        WHEN (OLD.status = 'pending') <> (NEW.status = 'pending') BEGIN
+        INSERT INTO webhook_pending_counts (subscription_id, n) VALUES (NEW.subscription_id, CASE WHEN NEW.status = 'pending' THEN 1 ELSE -1 END)
+          ON CONFLICT (subscription_id) DO UPDATE SET n = n + excluded.n;
+      END;
+      CREATE TRIGGER webhook_pending_delete AFTER DELETE ON webhook_deliveries WHEN OLD.status = 'pending' BEGIN
+        UPDATE webhook_pending_counts SET n = n - 1 WHERE subscription_id = OLD.subscription_id;
+      END;
+    `,
+  },
 ];

@@ -16,7 +16,8 @@
  * (subscription_id, next_attempt_at, created_at, id) index of pending rows, and the live leases on
  * their own index (migration 120). The table comes from the migrations (src/store/sqlite/migrations.ts).
  */
-import { byDue, deliveryFromRow, type Delivery, type DeliveryRow, type DueOptions, type NewDelivery } from '../types.js';
+import { byDue, DEFAULT_MAX_PENDING_DELIVERIES, deliveryFromRow, type Delivery, type DeliveryRow, type DueOptions, type NewDelivery, type OutboxQuota } from '../types.js';
+import { withinQuota } from '../quota.js';
 import { prepare, type Db } from './db.js';
 
 type Leased = DeliveryRow & { lease_owner: string | null; lease_until: number | null };
@@ -51,9 +52,18 @@ export const OUTBOX_LOOK_SQL = {
 } as const;
 
 export class SqliteWebhookOutbox {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly quota: OutboxQuota = { maxPending: DEFAULT_MAX_PENDING_DELIVERIES },
+  ) {}
 
-  add(deliveries: NewDelivery[]): void {
+  /** Queues the deliveries, but none past a subscription's pending quota (dropped and reported). */
+  add(all: NewDelivery[]): void {
+    if (all.length === 0) return;
+    const count = prepare(this.db, 'SELECT n FROM webhook_pending_counts WHERE subscription_id = ?');
+    const pending = new Map<number, number>();
+    for (const id of new Set(all.map((d) => d.subscriptionId))) pending.set(id, (count.get(id) as { n: number } | undefined)?.n ?? 0);
+    const deliveries = withinQuota(all, pending, this.quota).kept;
     if (deliveries.length === 0) return;
     const insert = prepare(
       this.db,
@@ -164,8 +174,12 @@ export class SqliteWebhookOutbox {
     return (prepare(this.db, `SELECT * FROM webhook_deliveries ORDER BY created_at, id`).all() as DeliveryRow[]).map(deliveryFromRow);
   }
 
-  /** Pending deliveries, paused subscriptions' included (the backlog metric). */
+  /** Pending deliveries, paused subscriptions' included (the backlog metric): the kept counts (migration 123), O(subscriptions). */
   countPending(): number {
-    return (prepare(this.db, `SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'pending'`).get() as { n: number }).n;
+    return (prepare(this.db, `SELECT COALESCE(SUM(n), 0) AS n FROM webhook_pending_counts`).get() as { n: number }).n;
+  }
+
+  countPendingFor(subscriptionId: number): number {
+    return (prepare(this.db, 'SELECT n FROM webhook_pending_counts WHERE subscription_id = ?').get(subscriptionId) as { n: number } | undefined)?.n ?? 0;
   }
 }

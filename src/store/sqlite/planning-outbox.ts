@@ -22,10 +22,12 @@ export class OutboxPlanningStore extends SqlitePlanningStore {
     private readonly database: Db,
     /** Each event written (tests count them). */
     private readonly onPublished?: (companyId: number, event: 'planning_job.finished' | 'order.status_changed') => void,
+    /** The store's outbox (its quota); by default one of its own on the connection. */
+    outbox?: SqliteWebhookOutbox,
   ) {
     super(database);
     this.webhooks = new WebhookRepository(database);
-    this.outbox = new SqliteWebhookOutbox(database);
+    this.outbox = outbox ?? new SqliteWebhookOutbox(database);
   }
 
   protected override publish(companyId: number, event: 'planning_job.finished' | 'order.status_changed', data: unknown): void {

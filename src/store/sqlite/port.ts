@@ -88,7 +88,7 @@ export class SqliteStorePort implements StorePort {
     this.webhooks = gated(raw.webhooks, outside);
     this.routes = gated(raw.routes, outside);
     this.outbox = gated(raw.outbox, outside);
-    const planning = new OutboxPlanningStore(store.db);
+    const planning = new OutboxPlanningStore(store.db, undefined, store.outbox);
     const gatedPlanning = gated(planning, outside);
     // a plan commit is a transaction across awaits (src/jobs/commit.ts): it holds the gate as
     // transaction() does, and its primitives run on the connection directly

@@ -7,6 +7,7 @@ import { OrderRepository } from './orders.js';
 import { SqliteWebhookOutbox } from './outbox.js';
 import { RouteRepository } from './routes.js';
 import { WebhookRepository } from './webhooks.js';
+import type { OutboxQuota } from '../types.js';
 
 /** The SQLite store: one connection, one repository per aggregate. */
 export class Store {
@@ -22,7 +23,7 @@ export class Store {
   /** The webhook outbox (outbox.ts). */
   readonly outbox: SqliteWebhookOutbox;
 
-  constructor(readonly db: Db) {
+  constructor(readonly db: Db, outboxQuota?: OutboxQuota) {
     this.companies = new CompanyRepository(db);
     this.apiKeys = new ApiKeyRepository(db);
     this.warehouses = new WarehouseRepository(db);
@@ -31,11 +32,11 @@ export class Store {
     this.geocodeQueue = new GeocodeQueueRepository(db);
     this.webhooks = new WebhookRepository(db);
     this.routes = new RouteRepository(db);
-    this.outbox = new SqliteWebhookOutbox(db);
+    this.outbox = new SqliteWebhookOutbox(db, outboxQuota);
   }
 
   static open(path: string, options?: OpenOptions): Store {
-    return new Store(openDatabase(path, options));
+    return new Store(openDatabase(path, options), options?.outboxQuota);
   }
 
   /**
