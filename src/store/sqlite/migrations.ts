@@ -316,4 +316,12 @@ export const migrations: Migration[] = [
     name: 'companies: a speed factor (travel times times it; admin company update --speed-factor, speed-report --apply)',
     sql: `ALTER TABLE companies ADD COLUMN speed_factor REAL NOT NULL DEFAULT 1;`,
   },
+  {
+    version: 110,
+    name: 'driver breaks: a vehicle\'s breaks (JSON [{start, end, minutes}]) and a route\'s planned breaks (JSON [{start, end}])',
+    sql: `
+      ALTER TABLE vehicles ADD COLUMN breaks TEXT NOT NULL DEFAULT '[]';
+      ALTER TABLE routes ADD COLUMN breaks TEXT NOT NULL DEFAULT '[]';
+    `,
+  },
 ];
