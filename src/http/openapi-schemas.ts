@@ -10,6 +10,7 @@
 import { ORDER_STATUSES, ROUTE_STATUSES } from '../store/types.js';
 import { SETTABLE_STOP_STATUSES } from '../service/dispatch.js';
 import { jsonSchemaOf } from '../contract/json-schema.js';
+import { quoteRequestSchema, quoteResultSchema, replanRequestSchema, unavailableRequestSchema } from '../contract/dispatch.js';
 import { orderCreateSchema, orderPatchSchema, orderSchema } from '../contract/order.js';
 import { routeListItemSchema, routeSchema, stopSchema, stopStatusResultSchema } from '../contract/route.js';
 import { planningJobResultSchema, planningJobSchema, planningRequestSchema } from '../contract/planning.js';
@@ -151,6 +152,10 @@ export function componentSchemas(): Record<string, Schema> {
       description: 'One position, or a list of 1 to 1000',
       oneOf: [ref('PositionInput'), { type: 'array', items: ref('PositionInput'), minItems: 1, maxItems: 1000 }],
     },
+    ReplanRequest: jsonSchemaOf(replanRequestSchema, { nullAsType: true }),
+    VehicleUnavailableRequest: jsonSchemaOf(unavailableRequestSchema, { nullAsType: true }),
+    QuoteRequest: jsonSchemaOf(quoteRequestSchema, { nullAsType: true }),
+    QuoteResult: jsonSchemaOf(quoteResultSchema, { io: 'output', nullAsType: true }),
     PositionsAccepted: record({ vehicle_id: int, accepted: { type: 'integer', minimum: 1 } }),
     OpenApiDocument: {
       type: 'object',

@@ -191,6 +191,41 @@ export interface PlanCommit {
   versions: Readonly<Record<number, number>>;
 }
 
+/** A re-plan's commit (src/jobs/commit.ts commitReplan). */
+export interface ReplanCommit {
+  jobId: number;
+  companyId: number;
+  at: string;
+  owner?: string;
+  date: string;
+  /** The date's planned and active routes with their stops, as the job read them: the fence. */
+  read: DayRoute[];
+  /** The routes of the date after the re-plan. */
+  rewrites: RouteRewrite[];
+  /** Of those, the routes whose stops changed (ids or order): `route.updated`. */
+  changed: number[];
+  /** Routes of free vehicles (a stop with an id is a kept stop moved there). */
+  newRoutes: Array<Omit<NewRoute, 'stops'> & { stops: RewrittenStop[] }>;
+  /** New orders placed (new -> in_route), sorted; checked like a plan's (new, at the versions read). */
+  placed: number[];
+  versions: Readonly<Record<number, number>>;
+  /** Orders of an unavailable vehicle that fit nowhere (in_route -> new). */
+  backToNew: Array<{ id: number; externalId: string | null }>;
+  unassigned: JobResult['unassigned'];
+}
+
+/** A re-plan's commit found the day changed since it was read (a stop status written, a route
+ *  started, completed or added); nothing was written: it computes again or fails. */
+export class StopsChangedError extends Error {
+  override readonly name = 'StopsChangedError';
+  constructor(
+    readonly stopIds: number[],
+    readonly routesChanged = false,
+  ) {
+    super(`The day changed while it was being re-planned: stops ${stopIds.join(', ') || '(none)'}${routesChanged ? ', routes added or closed' : ''}.`);
+  }
+}
+
 /**
  * A write by a process that no longer holds the job's lease (another process took the job over,
  * or it is finished already); nothing was written. The work of the stale process is dropped.
