@@ -7,12 +7,16 @@
  *
  *   npx tsx bench/peers.ts --set solomon --time-limit 1 --runs 3 [--peer-runs N] [--threads N]
  *     [--contention] [--only R1] [--pick _1,_6] [--sample K] [--seed N] [--no-pyvrp]
- *     [--pyvrp DIR] [--write]
+ *     [--pyvrp DIR] [--cpu-clock] [--cli PATH] [--write]
  *
  * --contention  a CPU hog (`sh -c 'while :; do :; done'`) on our core for all our runs: half a core
  * --threads N   ours on cores 0..N-1 (then PyVRP runs after ours, not beside it)
  * --pick        Homberger: only the instances whose names end so (`_1,_6`: two of each class)
  * --pyvrp DIR   where build.sh put the virtual environments (default ~/.cache/pyvrp-peer)
+ * --cpu-clock   every solver's limit counts its process's CPU time, not wall time: ours with
+ *               `solve --cpu-clock`, PyVRP through bench/pyvrp-cpu.py (run.py with a CPU-time stop).
+ *               On a busy machine each then gets the same CPU seconds, as on idle cores.
+ * --cli PATH    our CLI (default dist/cli.js; another checkout's build for an A/B run)
  * --write       the tables into bench/RESULTS.md (the issue 42 section, between this run's markers)
  *
  * Needs `npx tsup` once (dist/cli.js). Our solutions are checked here against the file (every
@@ -21,13 +25,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, homedir, loadavg } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseSolomon } from '../src/io/solomon.js';
 import type { ProblemInput } from '../src/model/input.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const USAGE = 'usage: npx tsx bench/peers.ts [--set solomon|homberger200|homberger400|homberger1000] [--time-limit S] [--runs N] [--peer-runs N] [--threads N] [--contention] [--only PREFIX] [--pick _1,_6] [--sample K] [--seed N] [--no-pyvrp] [--pyvrp DIR] [--write]';
+const USAGE = 'usage: npx tsx bench/peers.ts [--set solomon|homberger200|homberger400|homberger1000] [--time-limit S] [--runs N] [--peer-runs N] [--threads N] [--contention] [--only PREFIX] [--pick _1,_6] [--sample K] [--seed N] [--no-pyvrp] [--pyvrp DIR] [--cpu-clock] [--cli PATH] [--write]';
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
   process.stdout.write(USAGE + '\n');
   process.exit(0);
@@ -47,6 +51,8 @@ const only = arg('only');
 const pick = arg('pick')?.split(',');
 const sample = Number(arg('sample', '1'));
 const contention = flag('contention');
+const cpuClock = flag('cpu-clock');
+const cli = arg('cli', 'dist/cli.js')!;
 const pyvrpDir = arg('pyvrp', join(homedir(), '.cache/pyvrp-peer'))!;
 const runPy = join(root, '../shared/peers/pyvrp/run.py');
 
@@ -61,8 +67,8 @@ if (!conf || !Number.isFinite(seconds) || seconds <= 0) {
   process.stderr.write(`${USAGE}\n`);
   process.exit(2);
 }
-if (!existsSync(join(root, 'dist/cli.js'))) {
-  process.stderr.write('dist/cli.js is missing: run `npx tsup` first\n');
+if (!existsSync(resolve(root, cli))) {
+  process.stderr.write(`${cli} is missing: run \`npx tsup\` first\n`);
   process.exit(2);
 }
 
@@ -97,6 +103,8 @@ interface Outcome {
   wall: number;
   /** Time inside the solve as the solver reports it, seconds. */
   solve: number;
+  /** Search iterations (ours only). */
+  iterations?: number;
   error?: string;
 }
 
@@ -154,19 +162,20 @@ function checkOurs(p: ProblemInput, out: { routes: Array<{ stops: string[] }>; d
 
 async function ours(file: string, p: ProblemInput, runSeed: number): Promise<Outcome> {
   const cores = threads > 1 ? `0-${threads - 1}` : '0';
-  const cmd = ['taskset', '-c', cores, process.execPath, 'dist/cli.js', 'solve', file, '--rounding', 'trunc1', '--time-limit', String(seconds), '--seed', String(runSeed), '--threads', String(threads)];
+  const cmd = ['taskset', '-c', cores, process.execPath, cli, 'solve', file, '--rounding', 'trunc1', '--time-limit', String(seconds), '--seed', String(runSeed), '--threads', String(threads), ...(cpuClock ? ['--cpu-clock'] : [])];
   const r = await run(cmd, seconds * 1000 * 5 + 60_000);
   try {
     const out = JSON.parse(r.stdout);
     const err = checkOurs(p, out);
-    return { cost: err === null ? Math.round(out.distance * 10) / 10 : null, vehicles: out.vehicles, wall: r.wall, solve: out.elapsed_ms / 1000, ...(err ? { error: err } : {}) };
+    return { cost: err === null ? Math.round(out.distance * 10) / 10 : null, vehicles: out.vehicles, wall: r.wall, solve: out.elapsed_ms / 1000, iterations: out.iterations, ...(err ? { error: err } : {}) };
   } catch {
     return { cost: null, vehicles: 0, wall: r.wall, solve: NaN, error: `exit ${r.code}: ${r.stderr.trim().split('\n').pop()}` };
   }
 }
 
 async function peer(pr: Peer, file: string, runSeed: number): Promise<Outcome> {
-  const r = await run(['taskset', '-c', threads > 1 ? '1' : '1', pr.python, runPy, file, String(seconds), String(runSeed)], seconds * 1000 * 5 + 120_000);
+  const script = cpuClock ? [join(root, 'bench/pyvrp-cpu.py'), runPy] : [runPy];
+  const r = await run(['taskset', '-c', '1', pr.python, ...script, file, String(seconds), String(runSeed)], seconds * 1000 * 5 + 120_000);
   try {
     const out = JSON.parse(r.stdout.trim().split('\n').pop()!);
     return { cost: out.feasible ? out.cost : null, vehicles: out.vehicles, wall: r.wall, solve: out.runtime_s, ...(out.feasible ? {} : { error: 'infeasible' }) };
@@ -176,7 +185,7 @@ async function peer(pr: Peer, file: string, runSeed: number): Promise<Outcome> {
 }
 
 const solvers = ['ours', ...peers.map((p) => p.name)];
-const oursLabel = `ours, solve --threads ${threads}${contention ? ' beside a CPU hog' : ''}`;
+const oursLabel = `ours, solve --threads ${threads}${cpuClock ? ' --cpu-clock' : ''}${cli !== 'dist/cli.js' ? ` (${cli})` : ''}${contention ? ' beside a CPU hog' : ''}`;
 /** results[solver][run][instance] */
 const results: Outcome[][][] = solvers.map(() => []);
 const names = files.map((f) => basename(f, '.txt').toUpperCase());
@@ -230,7 +239,7 @@ async function main(): Promise<void> {
   const cmd = `npx tsx bench/peers.ts ${process.argv.slice(2).filter((a) => a !== '--write').join(' ')}`;
   lines.push(
     `Command: \`${cmd}\` (${started.toISOString().slice(0, 16)}Z, ${cpus().length} cores, Node ${process.version}; load average ${load0.map((x) => x.toFixed(1)).join(' ')} at the start, ${load1.map((x) => x.toFixed(1)).join(' ')} at the end: the machine is shared with other sessions). ` +
-      `${files.length} instances, ${seconds} s each, seed ${seed}; ours ${runs} run${runs > 1 ? 's' : ''} (cold processes, core ${threads > 1 ? `0-${threads - 1}` : '0'}${contention ? ', a CPU hog on core 0' : ''}), ${peers.length > 0 ? `each PyVRP version ${peerRuns} (core 1)` : 'no PyVRP runs'}.`,
+      `${files.length} instances, ${seconds} s${cpuClock ? ' of CPU time (every solver stops on its own process CPU time, not wall time)' : ''} each, seed ${seed}; ours ${runs} run${runs > 1 ? 's' : ''} (cold processes, core ${threads > 1 ? `0-${threads - 1}` : '0'}${contention ? ', a CPU hog on core 0' : ''}), ${peers.length > 0 ? `each PyVRP version ${peerRuns} (core 1)` : 'no PyVRP runs'}.`,
     '',
   );
   // per instance: mean over runs
@@ -239,12 +248,12 @@ async function main(): Promise<void> {
   for (const [i, n] of names.entries()) lines.push(`| ${n} | ${fmt(bks.get(n)!, 1)} | ${solvers.map((_, s) => `${fmt(mean(s, i), 1)} | ${fmt(gap(mean(s, i), i))}`).join(' | ')} |`);
   lines.push('');
   // per solver: average gap per run, spread, feasible, times
-  lines.push('| solver | avg gap % per run | mean | spread (max - min) | infeasible or failed | mean process wall s | mean solve s |', '|---|---|---:|---:|---:|---:|---:|');
+  lines.push('| solver | avg gap % per run | mean | spread (max - min) | infeasible or failed | mean process wall s | mean solve s | mean iterations |', '|---|---|---:|---:|---:|---:|---:|---:|');
   for (const [s] of solvers.entries()) {
     const perRun = (results[s] ?? []).filter(Boolean).map((run) => avg(run.map((o, i) => gap(o.cost, i))));
     const all = (results[s] ?? []).flat().filter(Boolean);
     lines.push(
-      `| ${label(s)} | ${perRun.map((x) => fmt(x)).join(' / ')} | ${fmt(avg(perRun))} | ${fmt(Math.max(...perRun) - Math.min(...perRun))} | ${all.filter((o) => o.cost === null).length} of ${all.length} | ${fmt(avg(all.map((o) => o.wall)))} | ${fmt(avg(all.map((o) => o.solve)))} |`,
+      `| ${label(s)} | ${perRun.map((x) => fmt(x)).join(' / ')} | ${fmt(avg(perRun))} | ${fmt(Math.max(...perRun) - Math.min(...perRun))} | ${all.filter((o) => o.cost === null).length} of ${all.length} | ${fmt(avg(all.map((o) => o.wall)))} | ${fmt(avg(all.map((o) => o.solve)))} | ${fmt(avg(all.map((o) => o.iterations ?? NaN)), 0)} |`,
     );
   }
   lines.push('');
@@ -273,7 +282,7 @@ async function main(): Promise<void> {
   const text = lines.join('\n');
   process.stdout.write(text + '\n');
 
-  const tag = `peers-${set}-${seconds}s-t${threads}${contention ? '-hog' : ''}${only ? `-${only}` : ''}${pick ? `-pick${pick.join('')}` : ''}${sample > 1 ? `-every${sample}` : ''}`;
+  const tag = `peers-${set}-${seconds}s-t${threads}${cpuClock ? '-cpu' : ''}${cli !== 'dist/cli.js' ? '-other' : ''}${contention ? '-hog' : ''}${only ? `-${only}` : ''}${pick ? `-pick${pick.join('')}` : ''}${sample > 1 ? `-every${sample}` : ''}`;
   mkdirSync(join(root, 'bench/results'), { recursive: true });
   writeFileSync(join(root, `bench/results/${tag}.json`), JSON.stringify({ set, seconds, threads, contention, seed, runs, peerRuns, names, solvers, started, load0, load1, results }, null, 1) + '\n');
   if (flag('write')) {

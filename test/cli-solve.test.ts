@@ -22,6 +22,17 @@ describe('delivery-planner solve', () => {
     expect(typeof out.elapsed_ms).toBe('number');
   });
 
+  it('--cpu-clock: the time limit counts the process CPU time; one thread only', () => {
+    const r = runCli(['solve', 'data/solomon/C101.txt', '--rounding', 'trunc1', '--time-limit', '0.2', '--cpu-clock']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.routes.flatMap((x: { stops: string[] }) => x.stops)).toHaveLength(100);
+    expect(out.iterations).toBeGreaterThan(0);
+    const bad = runCli(['solve', 'data/solomon/C101.txt', '--cpu-clock', '--threads', '2']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--cpu-clock takes one thread');
+  });
+
   it('runs on two worker threads with --threads 2', () => {
     const r = runCli(['solve', 'data/solomon/C201.txt', '--rounding', 'trunc1', '--iterations', '100', '--threads', '2']);
     expect(r.code).toBe(0);

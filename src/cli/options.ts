@@ -68,6 +68,8 @@ export interface FlowServeOptions {
   webhookRetryDelaysMs?: number[];
   maxJobsPerCompany?: number;
   positionRetentionDays?: number;
+  /** `--max-pending-deliveries`: pending webhook deliveries one subscription may hold (store/types.ts). */
+  maxPendingDeliveries?: number;
 }
 
 /** The parseArgs option specs for planning and webhooks (serve and worker). */
@@ -78,13 +80,14 @@ export const flowServeArgs = {
   'webhook-retry-delays': { type: 'string' },
   'max-jobs-per-company': { type: 'string' },
   'position-retention-days': { type: 'string' },
+  'max-pending-deliveries': { type: 'string' },
 } as const;
 
-export const FLOW_SERVE_USAGE = '[--job-time-limit SECONDS] [--lease-seconds 30] [--webhook-timeout MS] [--webhook-retry-delays MS,MS,...] [--max-jobs-per-company 4] [--position-retention-days 30]';
+export const FLOW_SERVE_USAGE = '[--job-time-limit SECONDS] [--lease-seconds 30] [--webhook-timeout MS] [--webhook-retry-delays MS,MS,...] [--max-jobs-per-company 4] [--position-retention-days 30] [--max-pending-deliveries 100000]';
 
 /** Validates the values; throws `usage(message)` on a bad one. */
 export function parseFlowServeArgs(
-  v: { 'job-time-limit'?: string; 'lease-seconds'?: string; 'webhook-timeout'?: string; 'webhook-retry-delays'?: string; 'max-jobs-per-company'?: string; 'position-retention-days'?: string },
+  v: { 'job-time-limit'?: string; 'lease-seconds'?: string; 'webhook-timeout'?: string; 'webhook-retry-delays'?: string; 'max-jobs-per-company'?: string; 'position-retention-days'?: string; 'max-pending-deliveries'?: string },
   usage: (message: string) => Error,
 ): FlowServeOptions {
   const out: FlowServeOptions = {};
@@ -120,6 +123,11 @@ export function parseFlowServeArgs(
   if (days !== undefined) {
     if (!/^\d{1,5}$/.test(days) || Number(days) < 1) throw usage(`--position-retention-days: expected a positive number of days, got '${days}'`);
     out.positionRetentionDays = Number(days);
+  }
+  const pending = v['max-pending-deliveries'];
+  if (pending !== undefined) {
+    if (!/^\d{1,9}$/.test(pending) || Number(pending) < 1) throw usage(`--max-pending-deliveries: expected a whole number from 1, got '${pending.slice(0, 40)}'`);
+    out.maxPendingDeliveries = Number(pending);
   }
   return out;
 }

@@ -15,7 +15,10 @@ import { ensureDemo } from '../service/demo.js';
 import { ServiceEvents } from '../service/events.js';
 import { createPlanningRuntime } from '../service/planning.js';
 import { openStore } from '../store/open.js';
+import { DEFAULT_MAX_PENDING_DELIVERIES } from '../store/types.js';
+import { pendingDeliveriesQuota } from '../service/quota.js';
 import { redactUrl } from '../io/redact.js';
+import { runUntilSignal } from './lifecycle.js';
 import { parseServeArgs, SERVE_USAGE } from './options.js';
 import { beginDraining, readiness } from '../http/health.js';
 import { PlannerMetrics } from '../http/metrics.js';
@@ -29,10 +32,11 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const geocoder = createGeocoder(config.geocoder, { addressBook: config.addressBook, url: config.geocoderUrl });
-  const store = await openStore(config.db);
+  const metrics = new PlannerMetrics();
+  const outboxQuota = pendingDeliveriesQuota(config.flow?.maxPendingDeliveries ?? DEFAULT_MAX_PENDING_DELIVERIES, { metrics, warn: (o, m) => app.log.warn(o, m) });
+  const store = await openStore(config.db, { outboxQuota });
   let worker: GeocodeWorker | undefined;
   const events = new ServiceEvents();
-  const metrics = new PlannerMetrics();
   const planning = createPlanningRuntime({
     metrics,
     store,
@@ -120,39 +124,19 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(lines.join('\n') + '\n');
   }
 
-  return new Promise<number>((resolve) => {
-    let stopping = false;
-    const shutdown = (signal: string) => {
-      if (stopping) return;
-      stopping = true;
+  return runUntilSignal({
+    async shutdown(signal) {
       app.log.info({ signal }, 'shutting down');
-      void (async () => {
-        let code = 0;
-        try {
-          // /readyz says 503 first (and stays up that long when something watches it), then the port closes
-          await beginDraining(ready);
-          await server.close();
-          await planning.stop();
-          await worker?.stop();
-          await buckets?.close();
-          await ops?.close();
-        } catch (err) {
-          app.log.error({ err }, 'error during shutdown');
-          code = 1;
-        } finally {
-          await store.close().catch(() => undefined);
-          process.off('SIGTERM', onTerm);
-          process.off('SIGINT', onInt);
-        }
-        resolve(code);
-      })();
-    };
-    const onTerm = () => shutdown('SIGTERM');
-    const onInt = () => shutdown('SIGINT');
-    process.on('SIGTERM', onTerm);
-    process.on('SIGINT', onInt);
-    // after the handlers: whoever waits for this line may signal at once (see src/cli/worker.ts)
-    if (ops) process.stdout.write(`metrics on ${ops.base}\n`);
-    process.stdout.write(`listening on ${base}\n`);
+      // /readyz says 503 first (and stays up that long when something watches it), then the port closes
+      await beginDraining(ready);
+      await server.close();
+      await planning.stop();
+      await worker?.stop();
+      await buckets?.close();
+      await ops?.close();
+    },
+    onError: (err) => app.log.error({ err }, 'error during shutdown'),
+    finally: () => store.close(),
+    readyLines: [...(ops ? [`metrics on ${ops.base}`] : []), `listening on ${base}`],
   });
 }

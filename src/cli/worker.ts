@@ -2,7 +2,7 @@
  * `delivery-planner worker`: runs planning jobs, webhook deliveries and geocoding from the
  * database, and answers no HTTP (docs/contract/operations.md, "Scaling out"). Any number of workers and `serve`
  * processes share one database: each piece of work is claimed with a lease (src/jobs/service.ts,
- * src/webhooks/outbox.ts, src/store/sqlite/geocode-queue.ts), so it runs in one process at a time and is
+ * the outbox.ts and geocode-queue.ts of src/store/sqlite and src/store/postgres), so it runs in one process at a time and is
  * taken over when its process dies.
  *
  * Prints `worker ready` on stdout once it takes work. SIGTERM/SIGINT: running jobs get a short
@@ -16,12 +16,15 @@ import { ServiceEvents } from '../service/events.js';
 import { createPlanningRuntime } from '../service/planning.js';
 import { openStore } from '../store/open.js';
 import { redactUrl } from '../io/redact.js';
+import { runUntilSignal } from './lifecycle.js';
 import { parseWorkerArgs, WORKER_USAGE } from './options.js';
 import { beginDraining, readiness } from '../http/health.js';
 import { listen, type Listening } from '../http/listen.js';
 import { PlannerMetrics } from '../http/metrics.js';
 import { buildOpsApp } from '../http/ops-app.js';
 import { processReadiness } from '../service/ops.js';
+import { pendingDeliveriesQuota } from '../service/quota.js';
+import { DEFAULT_MAX_PENDING_DELIVERIES } from '../store/types.js';
 
 export async function main(argv: string[]): Promise<number> {
   const config = parseWorkerArgs(argv);
@@ -31,8 +34,9 @@ export async function main(argv: string[]): Promise<number> {
   }
   const log = pino({ level: config.logLevel, base: { role: 'worker', pid: process.pid } }, process.stderr);
   const geocoder = createGeocoder(config.geocoder, { addressBook: config.addressBook, url: config.geocoderUrl });
-  const store = await openStore(config.db);
   const metrics = new PlannerMetrics();
+  const outboxQuota = pendingDeliveriesQuota(config.flow.maxPendingDeliveries ?? DEFAULT_MAX_PENDING_DELIVERIES, { metrics, warn: (o, m) => log.warn(o, m) });
+  const store = await openStore(config.db, { outboxQuota });
   const planning = createPlanningRuntime({
     metrics,
     store,
@@ -69,40 +73,20 @@ export async function main(argv: string[]): Promise<number> {
   }
   log.info({ db: redactUrl(config.db), owner: planning.jobs.owner, geocoder: config.geocoder }, 'worker started');
 
-  return new Promise<number>((resolve) => {
-    let stopping = false;
-    const shutdown = (signal: string) => {
-      if (stopping) return;
-      stopping = true;
+  return runUntilSignal({
+    async shutdown(signal) {
       log.info({ signal }, 'shutting down');
-      void (async () => {
-        let code = 0;
-        try {
-          // /readyz says 503 first, then the work finishes or is handed back
-          await beginDraining(ready);
-          await planning.stop();
-          await geocoding?.stop();
-          await ops?.close();
-        } catch (err) {
-          log.error({ err }, 'error during shutdown');
-          code = 1;
-        } finally {
-          clearInterval(alive);
-          await store.close().catch(() => undefined);
-          // the handlers stay until the process exits: a signal that arrives while the last
-          // handles close is ignored (stopping), never the default action that kills the process
-        }
-        resolve(code);
-      })();
-    };
-    const onTerm = () => shutdown('SIGTERM');
-    const onInt = () => shutdown('SIGINT');
-    process.on('SIGTERM', onTerm);
-    process.on('SIGINT', onInt);
-    // Only now: whoever waits for this line may signal at once. Printed before the handlers, a
-    // SIGTERM sent within a few ms of it could land while this process sat descheduled between
-    // the write and process.on (a loaded machine), and the default action killed it.
-    if (ops) process.stdout.write(`metrics on ${ops.base}\n`);
-    process.stdout.write('worker ready\n');
+      // /readyz says 503 first, then the work finishes or is handed back
+      await beginDraining(ready);
+      await planning.stop();
+      await geocoding?.stop();
+      await ops?.close();
+    },
+    onError: (err) => log.error({ err }, 'error during shutdown'),
+    async finally() {
+      clearInterval(alive);
+      await store.close();
+    },
+    readyLines: [...(ops ? [`metrics on ${ops.base}`] : []), 'worker ready'],
   });
 }

@@ -361,6 +361,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/internal/v1/vehicles/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The company's vehicles, each with its route on a date
+         * @description Every vehicle, active or not, by id; route_id and route_status name its route on the date (not cancelled), null without one. The id is what the dispatch API takes (a van out of service, its positions).
+         */
+        get: operations["listFleet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -887,6 +907,42 @@ export interface components {
             feasible: false;
             /** @enum {string} */
             reason: "capacity" | "time_window" | "max_distance" | "max_duration" | "max_orders" | "requirements" | "no_vehicle" | "unroutable";
+        };
+        /** @description A vehicle and its route on the date asked for */
+        FleetVehicle: {
+            id: number;
+            name: string;
+            warehouse_id: number;
+            /** @description false: an inactive vehicle, never planned */
+            active: boolean;
+            /** @description its route on the date (planned or dispatcher-assigned, not cancelled), null without one */
+            route_id: number | null;
+            /**
+             * @description that route's status, null without one
+             * @enum {string|null}
+             */
+            route_status: "planned" | "active" | "completed" | "archived" | "cancelled" | null;
+        };
+        /** @description The company's vehicles by id, each with its route on `date` */
+        FleetPage: {
+            /** @description all matching items */
+            count: number;
+            /**
+             * Format: uri-reference
+             * @description link to the next page (relative, or absolute from serve --public-url), null on the last
+             */
+            next: string | null;
+            /**
+             * Format: uri-reference
+             * @description link to the previous page (relative, or absolute from serve --public-url), null on the first
+             */
+            previous: string | null;
+            results: components["schemas"]["FleetVehicle"][];
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            date: string;
         };
         PositionsAccepted: {
             vehicle_id: number;
@@ -2645,6 +2701,66 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
+        };
+    };
+    listFleet: {
+        parameters: {
+            query: {
+                /** @description YYYY-MM-DD */
+                date: string;
+                /** @description page number, from 1; past the last page is 404 "Invalid page." */
+                page?: number;
+                /** @description default 50; above 200 is served as 200 */
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of vehicles, with the date */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FleetPage"];
+                };
+            };
+            /** @description No date, a bad one, or a bad or unknown query parameter; an unknown query parameter (field errors) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description A page past the last ("Invalid page.") ("Not found."; also an id of another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getOpenApiDocument: {

@@ -83,7 +83,8 @@ export function savingsConstruct(sol: SearchSolution, neighbours: { k: number; l
       continue;
     }
     routeOf[o] = routes.length;
-    routes.push({ first: o, last: o, seg, dist: 0, w: p.oW[o], vol: p.oV[o], cnt: 1, fits, alive: true });
+    // dist starts as -0, a double field from the start (see DOUBLE in route/search-route.ts)
+    routes.push({ first: o, last: o, seg, dist: -0, w: p.oW[o], vol: p.oV[o], cnt: 1, fits, alive: true });
   }
   if (nV === 0) return Array.from({ length: p.nOrders }, (_, o) => o);
 

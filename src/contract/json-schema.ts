@@ -6,7 +6,8 @@
  * rather than `anyOf` with `{"type": "null"}`, and keys in the document's order (type first, an
  * object's description next, anything else's last but before its `anyOf`). A schema with an `id` in its metadata is a
  * component of the document: met inside another, it becomes `$ref: #/components/schemas/<id>`;
- * an empty closed object is written `{"type": "object", "maxProperties": 0}`.
+ * an empty closed object is written `{"type": "object", "maxProperties": 0}`, and a record's
+ * `propertyNames: {"type": "string"}` (every JSON key is one) is left out.
  */
 import { z } from 'zod';
 
@@ -33,6 +34,9 @@ function tidy(node: unknown, nullAsType: boolean): unknown {
     delete out.additionalProperties;
     out.maxProperties = 0;
   }
+  // every JSON key is a string: `propertyNames: {type: string}` (zod's record) says nothing
+  const names = out.propertyNames as JsonSchema | undefined;
+  if (names !== undefined && names.type === 'string' && Object.keys(names).length === 1) delete out.propertyNames;
   if (out.type === 'integer') {
     if (out.minimum === Number.MIN_SAFE_INTEGER) delete out.minimum;
     if (out.maximum === Number.MAX_SAFE_INTEGER) delete out.maximum;
@@ -41,6 +45,8 @@ function tidy(node: unknown, nullAsType: boolean): unknown {
   if (nullAsType && anyOf?.length === 2 && isNull(anyOf[1]) && typeof anyOf[0]?.type === 'string') {
     const { anyOf: _, ...rest } = out;
     const { type, ...inner } = anyOf[0];
+    // an enum lists every value the type list lets through, null included
+    if (Array.isArray(inner.enum)) inner.enum = [...inner.enum, null];
     return ordered({ type: [type, 'null'], ...inner, ...rest });
   }
   return nullAsType ? ordered(out) : out;

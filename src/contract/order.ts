@@ -7,7 +7,8 @@
 import { z } from 'zod';
 import { formatScaled, parseScaled } from '../service/decimal.js';
 import { ORDER_STATUSES, ORDER_TYPES, type Order, type OrderFields } from '../store/types.js';
-import { decimalString, localTime, timestamp, wireDate } from './wire.js';
+import { fieldErrorsSchema } from './errors.js';
+import { decimalString, localTime, pageSchema, timestamp, wireDate } from './wire.js';
 
 export const LIMITS = {
   address: 512,
@@ -310,7 +311,45 @@ export const orderSchema = z
     created_at: timestamp,
     updated_at: timestamp,
   })
-  .describe('An order (contract 2.1); lat and lon are null until geocoding has found the address');
+  .meta({ id: 'Order', description: 'An order (contract 2.1); lat and lon are null until geocoding has found the address' });
+
+export const orderPageSchema = pageSchema(orderSchema, 'orders');
+
+/** One item's outcome in a bulk upload (contract 4.2). */
+export const bulkItemResultSchema = z
+  .strictObject({
+    index: z.int().min(0).describe('position in the request array'),
+    external_id: z.string().nullable().describe('echo'),
+    status: z.enum(['created', 'exists', 'error']),
+    id: z.int().nullable().describe('null on error'),
+    errors: z.union([fieldErrorsSchema, z.strictObject({}), z.null()]).describe('null unless status is error'),
+  })
+  .meta({ id: 'BulkItemResult' });
+
+export const bulkResultSchema = z.strictObject({
+  results: z.array(bulkItemResultSchema),
+  summary: z.strictObject({ created: z.int().min(0), existing: z.int().min(0), failed: z.int().min(0) }),
+});
+
+export type BulkResultView = z.output<typeof bulkResultSchema>;
+
+/** An order's status history, oldest first (contract 2.6). */
+export const orderHistorySchema = z
+  .strictObject({
+    order_id: z.int(),
+    external_id: z.string().nullable(),
+    current_status: z.enum(ORDER_STATUSES),
+    events: z.array(
+      z.strictObject({
+        status: z.enum(ORDER_STATUSES),
+        previous_status: z.enum(ORDER_STATUSES).nullable().describe('null for the first entry'),
+        at: timestamp,
+      }),
+    ),
+  })
+  .describe('Status history, oldest first (contract 2.6)');
+
+export type OrderHistoryView = z.output<typeof orderHistorySchema>;
 
 export type OrderView = z.output<typeof orderSchema>;
 

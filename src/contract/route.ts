@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ROUTE_STATUSES, STOP_STATUSES } from '../store/types.js';
-import { decimalString, timestamp, wireDate } from './wire.js';
+import { decimalString, pageSchema, timestamp, wireDate } from './wire.js';
 
 const routeFields = {
   id: z.int(),
@@ -38,7 +38,9 @@ const stopFields = {
   actual_departure_at: timestamp.nullable(),
 };
 
-export const routeListItemSchema = z.strictObject(routeFields).describe('A route as listed (contract 2.3)');
+export const routeListItemSchema = z.strictObject(routeFields).meta({ id: 'RouteListItem', description: 'A route as listed (contract 2.3)' });
+
+export const routePageSchema = pageSchema(routeListItemSchema, 'routes');
 
 export const stopSchema = z.strictObject(stopFields).meta({ id: 'Stop', description: 'A route stop (contract 2.4)' });
 
@@ -56,6 +58,23 @@ export const stopStatusResultSchema = z
   .strictObject({ ...stopFields, route_id: z.int(), route_status: z.enum(ROUTE_STATUSES) })
   .describe('The stop after the change, with its route');
 
+export const trackingPositionSchema = z
+  .strictObject({ lat: z.number(), lon: z.number(), timestamp, speed_kmh: z.number(), heading_deg: z.number() })
+  .meta({ id: 'TrackingPosition' });
+
+/** The tracking snapshot (contract 2.5): plain JSON numbers. */
+export const trackingSchema = z
+  .strictObject({
+    route_id: z.int(),
+    status: z.enum(ROUTE_STATUSES),
+    progress: z
+      .strictObject({ total: z.int().min(0), completed: z.int().min(0), remaining: z.int().min(0) })
+      .describe('order stops only; completed = confirmed, rejected or skipped'),
+    last_position: trackingPositionSchema.nullable().describe('null without an assigned vehicle or before it sent a position'),
+  })
+  .describe('Tracking snapshot (contract 2.5): plain JSON numbers');
+
+export type TrackingView = z.output<typeof trackingSchema>;
 export type RouteListItemView = z.output<typeof routeListItemSchema>;
 export type StopView = z.output<typeof stopSchema>;
 export type RouteView = z.output<typeof routeSchema>;

@@ -24,3 +24,16 @@ const DECIMALS = { 2: /^-?\d+\.\d{2}$/, 3: /^-?\d+\.\d{3}$/, 6: /^-?\d+\.\d{6}$/
 /** A decimal as a string with exactly `places` decimals (weights, volumes, coordinates, km). */
 export const decimalString = (places: keyof typeof DECIMALS, what: string) =>
   z.string().regex(DECIMALS[places]).describe(`${what}: a decimal string with ${places} decimals`);
+
+/** A page of a list (contract 2.7): `count`, `next`, `previous` and `results`, newest first. */
+export const pageSchema = <T extends z.ZodType>(item: T, what: string) =>
+  z
+    .strictObject({
+      count: z.int().min(0).describe('all matching items'),
+      next: z.string().nullable().meta({ format: 'uri-reference', description: 'link to the next page (relative, or absolute from serve --public-url), null on the last' }),
+      previous: z.string().nullable().meta({ format: 'uri-reference', description: 'link to the previous page (relative, or absolute from serve --public-url), null on the first' }),
+      results: z.array(item),
+    })
+    .describe(`A page of ${what}, newest first`);
+
+export type PageView<T> = { count: number; next: string | null; previous: string | null; results: T[] };

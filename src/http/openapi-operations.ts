@@ -246,6 +246,15 @@ export const OPERATIONS: Operation[] = [
     unavailable: 'Planning is not available on this server, or the database is busy',
   },
   {
+    method: 'get', path: `${I}/vehicles/`, operationId: 'listFleet', tag: 'Dispatch', scope: 'dispatch:write',
+    summary: "The company's vehicles, each with its route on a date",
+    description: 'Every vehicle, active or not, by id; route_id and route_status name its route on the date (not cancelled), null without one. The id is what the dispatch API takes (a van out of service, its positions).',
+    parameters: [{ name: 'date', in: 'query', required: true, description: 'YYYY-MM-DD', schema: { type: 'string', format: 'date' } }, ...pageParams],
+    ok: { '200': { description: 'A page of vehicles, with the date', schema: ref('FleetPage') } },
+    badRequest: { forms: ['FieldErrors'], description: 'No date, a bad one, or a bad or unknown query parameter' },
+    notFound: 'A page past the last ("Invalid page.")',
+  },
+  {
     method: 'get', path: OPENAPI_PATH, operationId: 'getOpenApiDocument', tag: 'Documents', scope: null,
     summary: 'This OpenAPI document',
     description: `No key needed, and not counted against the request limit. A page showing it: ${DOCS_PATH}.`,

@@ -12,6 +12,8 @@ import {
   serializeOrder,
   type CreateInput,
   type FieldErrors,
+  type BulkResultView,
+  type OrderHistoryView,
 } from '../contract/order.js';
 import { methodNotAllowed, pageAnswer, queryOf, readPage } from './request.js';
 
@@ -103,7 +105,7 @@ export function registerOrderRoutes(app: FastifyInstance, orders: OrderService):
       else summary.existing++;
       return { index, external_id: echo, status: r.created ? ('created' as const) : ('exists' as const), id: r.order.id, errors: null };
     });
-    return { results, summary };
+    return { results, summary } satisfies BulkResultView;
   });
   methodNotAllowed(app, '/orders/bulk/', ['POST']);
 
@@ -161,7 +163,7 @@ export function registerOrderRoutes(app: FastifyInstance, orders: OrderService):
       external_id: found.order.external_id,
       current_status: found.order.status,
       events: found.events.map((e) => ({ status: e.status, previous_status: e.previous_status, at: e.at })),
-    };
+    } satisfies OrderHistoryView;
   });
   methodNotAllowed(app, '/orders/:id/events/', ['GET']);
 }

@@ -1,3 +1,4 @@
+import type { PageView } from '../contract/wire.js';
 import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
 import { DETAIL, HttpError } from './errors.js';
 import { MESSAGES } from '../contract/order.js';
@@ -85,7 +86,7 @@ export function pageAnswer<T>(
   { page, pageSize }: PageRequest,
   count: number,
   results: T[],
-) {
+): PageView<T> {
   const lastPage = Math.max(1, Math.ceil(count / pageSize));
   if (page > lastPage) throw new HttpError(404, { detail: 'Invalid page.' });
   const link = (p: number) => {

@@ -18,7 +18,7 @@ import { authOf } from './auth.js';
 import { HttpError, notFound } from './errors.js';
 import { MAX_CLOCK_AHEAD_MS } from './limits.js';
 import { isValidDate, MESSAGES } from '../contract/order.js';
-import type { RouteListItemView, RouteView, StopView } from '../contract/route.js';
+import type { RouteListItemView, RouteView, StopView, TrackingView } from '../contract/route.js';
 import { methodNotAllowed, pageAnswer, queryOf, readPage } from './request.js';
 
 
@@ -130,7 +130,7 @@ export function registerRouteRoutes(app: FastifyInstance, store: StorePort): voi
       status: route.status,
       progress: { total, completed, remaining: total - completed },
       last_position: position ? serializePosition(position) : null,
-    };
+    } satisfies TrackingView;
   });
   methodNotAllowed(app, '/routes/:id/tracking/', ['GET']);
 }

@@ -40,6 +40,12 @@ export interface SolveSchedulerOptions {
   spareStopGraceMs?: number;
   /** Whether other work waits for a thread now (no spare seed starts then). Default: never. */
   demand?: () => boolean;
+  /**
+   * The clock, in ms, that a cooperative solve schedules its epochs by (default
+   * `performance.now`). Tests pass a virtual one that moves by each epoch's own budget, so the
+   * sequence of epochs they check does not depend on how busy the machine is.
+   */
+  clock?: () => number;
 }
 
 /** A solve (not a spare) that ran past its time limit plus the grace and was stopped. */
@@ -127,7 +133,7 @@ export class SolveScheduler {
             return main ? this.solveOnce(work, options, signal) : this.solveSpare(work, options, signal);
           },
         };
-        return cooperate(problem, { timeLimit, seed: first, ...objective }, runner);
+        return cooperate(problem, { timeLimit, seed: first, ...objective }, runner, this.options.clock);
       }
       const main = this.solveOnce(share.task(0), { timeLimit, seed: first }, signal);
       const spares: Array<Promise<SolveResult | null>> = [];

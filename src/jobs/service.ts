@@ -48,6 +48,8 @@ export interface JobServiceOptions {
   /** How long a spare seed asked to give its thread up may take to answer before its thread is
    *  terminated (default 250 ms; it stops within one iteration, the rest is the message back). */
   spareStopGraceMs?: number;
+  /** The clock a cooperative solve schedules its epochs by (scheduler.ts `clock`; tests only). */
+  solveClock?: () => number;
   /** Jobs running at once (default: the pool's size). */
   concurrency?: number;
   /** One matrix per delivery date in shared memory, built once by a worker thread for all the
@@ -117,6 +119,7 @@ export class JobService {
       abortGraceSec: options.abortGraceSec,
       spareStopGraceMs: options.spareStopGraceMs,
       demand: () => this.runner.waiting,
+      clock: options.solveClock,
     });
     const planner = new DatePlanner({
       store: options.store,

@@ -377,7 +377,7 @@ export function costModel(p: Problem, objective: Objective = 'distance'): CostMo
   const bound = 2 * maxArc * (p.nNodes + p.nVehicles + 1) + (objective === 'duration' ? serviceSum : 0) + 1;
   const perVehicle = objective === 'vehicles' ? bound : 0;
   const perMoved = p.nKept > 0 ? (p.input.keptMoveCost ?? 0) : 0;
-  return {
+  const costs: CostModel = {
     perDistance: objective === 'duration' ? 0.001 : 1,
     // Breaks: a break node has no place of its own, so the arcs priced alone no longer bound a
     // move's distance delta. A duration weight far below any distance turns that pruning off
@@ -388,10 +388,13 @@ export function costModel(p: Problem, objective: Objective = 'distance'): CostMo
     perVehicle,
     perUnassigned: bound + perVehicle * (p.nVehicles + 1),
     penalised: false,
-    penaltyTime: 1,
-    penaltyLoad: 1,
+    // doubles from the start (see DOUBLE in route/search-route.ts): the search sets fractions
+    penaltyTime: -0,
+    penaltyLoad: -0,
     perMoved,
   };
+  costs.penaltyTime = costs.penaltyLoad = 1;
+  return costs;
 }
 
 /** Whether the n x n row-major matrix a equals its transpose, entry for entry. */

@@ -21,26 +21,27 @@ const EPS = 1e-6;
 const ROADLESS = 5e11;
 
 export class RouteProbe {
-  d = 0;
-  tw = 0;
-  e = 0;
-  l = 0;
-  dist = 0;
-  w = 0;
-  vol = 0;
+  // Fields that hold fractions start as -0 (a double: see DOUBLE in search-route.ts), reset to 0 in the constructor.
+  d = -0;
+  tw = -0;
+  e = -0;
+  l = -0;
+  dist = -0;
+  w = -0;
+  vol = -0;
   /** Real orders (reload nodes do not count towards maxOrders). */
   cnt = 0;
   /** Kept orders away from the probe's vehicle (a day in progress). */
   moved = 0;
   /** Excess weight / volume of the closed trips. */
-  xw = 0;
-  xv = 0;
+  xw = -0;
+  xv = -0;
   last = 0;
   vehicle = 0;
   /** Set by `finish*`. */
-  cost = 0;
+  cost = -0;
   /** The penalty part of `cost` (infeasible search only). */
-  penalty = 0;
+  penalty = -0;
   feasible = false;
   private readonly n: number;
   /** Whether the problem has reload nodes (trip-aware loads). */
@@ -67,6 +68,7 @@ export class RouteProbe {
     let most = 0;
     for (let v = 0; v < p.nVehicles; v++) most = Math.max(most, p.vBreakCount[v]);
     this.held = new Int32Array(most + 1);
+    this.d = this.tw = this.e = this.l = this.dist = this.w = this.vol = this.xw = this.xv = this.cost = this.penalty = 0;
   }
 
   /**

@@ -23,6 +23,15 @@ import { NO_ROAD } from '../model/matrix.js';
 
 export const EPS = 1e-6;
 
+/**
+ * The first value of a number field decides how V8 stores it: 0 makes a small-integer field, and
+ * the first fraction written there later changes the class's layout (the map is deprecated), which
+ * throws away every optimised function that has seen the class, 15 or so at a time in the first
+ * second of a solve, each compiled again. Fields that will hold fractions start as -0 (a double,
+ * not a small integer) and are set to 0 in the constructor, so they are doubles from the start.
+ */
+export const DOUBLE = -0;
+
 export class SearchRoute {
   size = 0;
   ord: Int32Array;
@@ -82,20 +91,20 @@ export class SearchRoute {
   reloads = 0;
   nOrd = 0;
   /** Sum over trips of the load above capacity (trips: per trip; else the whole route). */
-  excessW = 0;
-  excessV = 0;
+  excessW = DOUBLE;
+  excessV = DOUBLE;
 
-  distance = 0;
-  duration = 0;
-  timeWarp = 0;
-  weight = 0;
-  volume = 0;
-  cost = 0;
+  distance = DOUBLE;
+  duration = DOUBLE;
+  timeWarp = DOUBLE;
+  weight = DOUBLE;
+  volume = DOUBLE;
+  cost = DOUBLE;
   /**
    * What a move could shed of `cost` at most beyond its distance: the infeasible search's penalty
    * (0 when the route is feasible) plus the cost of kept orders away from their vehicle.
    */
-  penalty = 0;
+  penalty = DOUBLE;
   /** Bumped on every change; lets the search skip pairs of routes unchanged since last tested. */
   version = 0;
 
@@ -131,6 +140,7 @@ export class SearchRoute {
     this.xV = new Float64Array(cap);
     this.cumKept = new Int32Array(p.nKept > 0 ? cap : 0);
     this.homeAt = new Int32Array(p.nKept > 0 ? cap * p.nVehicles : 0);
+    this.excessW = this.excessV = 0;
     this.update();
   }
 

@@ -39,7 +39,7 @@ export class LocalSearch {
   /** The operators' bounds in one place, when they are the default four (see pair-screen.ts). */
   private readonly screen: PairScreen | null;
   /** Per operator, the evaluations the screen saved since they were last counted. */
-  private readonly skipped: Float64Array;
+  private readonly skipped: Int32Array;
   private lastTested: Float64Array;
   private modifiedAt: Float64Array;
   private seenVersion: Float64Array;
@@ -60,7 +60,8 @@ export class LocalSearch {
     this.operators = operators.filter((o) => o.supports(sol.p));
     this.evals = this.operators.map((o) => o.evaluate);
     this.screen = PairScreen.for(this.operators);
-    this.skipped = new Float64Array(this.operators.length);
+    // integers: a count added from a Float64Array would turn each operator's `evaluations` into a double field (V8 map change, deoptimisations)
+    this.skipped = new Int32Array(this.operators.length);
     this.probe = new RouteProbe(sol.p, sol.costs);
     this.lastTested = new Float64Array(sol.p.nOrders).fill(-1);
     this.modifiedAt = new Float64Array(sol.routes.length);

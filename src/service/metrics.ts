@@ -69,6 +69,12 @@ export class PlannerMetrics {
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
+  readonly webhookDropped = new Counter({
+    name: 'planner_webhook_deliveries_dropped_total',
+    help: 'Webhook deliveries not queued because their subscription held --max-pending-deliveries pending ones already, by event.',
+    labelNames: ['event'] as const,
+    registers: [this.registry],
+  });
   private sources: BacklogSources = {};
 
   constructor() {

@@ -123,7 +123,7 @@ export class OrderService {
   private async checkOpenOrders(tx: Repositories, company: Company, adding: number): Promise<void> {
     if (adding === 0) return;
     const max = this.options.maxOpenOrders ?? DEFAULT_QUOTAS.maxOpenOrders;
-    if ((await tx.orders.countOpen(company.id, max)) + adding > max) throw openOrdersExceeded(max);
+    if ((await tx.orders.countOpen(company.id)) + adding > max) throw openOrdersExceeded(max);
   }
 
   /** `externalId`: insert with this external_id without looking it up (the caller did); `quotaChecked`:

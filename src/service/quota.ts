@@ -3,6 +3,7 @@
  * hold or send, so that one leaked key or one runaway integration cannot fill the store for
  * everyone. Over a quota the HTTP layer answers 429 `{"detail"}` naming it (errors.ts).
  */
+import type { OutboxQuota } from '../store/types.js';
 export interface Quotas {
   /** Orders in status new or in_route one company may hold (`--max-open-orders`). */
   maxOpenOrders: number;
@@ -27,3 +28,29 @@ export const openOrdersExceeded = (max: number) =>
 
 export const positionsExceeded = (max: number) =>
   new QuotaError('positions_per_minute', `Positions quota exceeded: a vehicle may send at most ${max} positions a minute. Send fewer, or batch them less often.`);
+
+/**
+ * The outbox's pending-deliveries quota for a process (`--max-pending-deliveries`): a dropped
+ * delivery counts in planner_webhook_deliveries_dropped_total and is logged, at most once a minute
+ * per subscription (a subscription at its cap drops every event of its company).
+ */
+export function pendingDeliveriesQuota(
+  maxPending: number,
+  report: { metrics?: { webhookDropped: { inc(labels: { event: string }, n?: number): void } }; warn?: (obj: object, msg: string) => void; now?: () => number } = {},
+): OutboxQuota {
+  const lastLogged = new Map<number, number>();
+  const now = report.now ?? Date.now;
+  return {
+    maxPending,
+    onDropped(subscriptionId, event, count) {
+      report.metrics?.webhookDropped.inc({ event }, count);
+      const at = now();
+      if ((lastLogged.get(subscriptionId) ?? -Infinity) > at - 60_000) return;
+      lastLogged.set(subscriptionId, at);
+      report.warn?.(
+        { subscription_id: subscriptionId, event, max_pending_deliveries: maxPending },
+        'webhook delivery dropped: the subscription holds its pending-deliveries quota (its receiver has not taken them); logged once a minute per subscription',
+      );
+    },
+  };
+}

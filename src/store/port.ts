@@ -27,7 +27,7 @@ export interface Repositories {
   readonly geocodeQueue: GeocodeQueuePort;
   readonly webhooks: WebhooksPort;
   readonly routes: RoutesPort;
-  /** The webhook outbox (src/webhooks/outbox.ts): deliveries are added inside the change's transaction. */
+  /** The webhook outbox (src/store/sqlite/outbox.ts, src/store/postgres/outbox.ts): deliveries are added inside the change's transaction. */
   readonly outbox: OutboxPort;
 }
 

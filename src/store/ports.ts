@@ -10,11 +10,13 @@
  * company's record is missing); timestamps are ISO 8601 UTC strings passed in by the caller;
  * units are the columns' (grams, litres, micro-degrees for orders; see types.ts).
  */
-import type { Delivery, DueOptions, NewDelivery } from '../webhooks/outbox.js';
 import type {
   ApiKey,
   Company,
   CompanyChange,
+  Delivery,
+  DueOptions,
+  NewDelivery,
   GeocodeTask,
   NewPosition,
   Order,
@@ -91,8 +93,14 @@ export interface VehiclesPort {
  * join the caller's transaction when there is one: better-sqlite3 nests them as savepoints).
  */
 export interface OrdersPort {
-  /** Orders of the company in status new or in_route, counted up to `cap` (the open-orders quota). */
-  countOpen(companyId: number, cap: number): Promise<number>;
+  /**
+   * Orders of the company in status new or in_route (the open-orders quota), exact and O(1): a
+   * per-company count kept with the order writes (SQLite: order_counts, by triggers; PostgreSQL:
+   * open_order_counts, by a trigger deferred to commit). Inside a transaction on PostgreSQL it
+   * locks the company's count until the transaction ends, so concurrent creates of one company
+   * take turns and none passes the quota.
+   */
+  countOpen(companyId: number): Promise<number>;
   /** Inserts a new order in status `new` with its first history entry. */
   insert(companyId: number, externalId: string | null, fields: OrderFields, now: string): Promise<Order>;
   get(companyId: number, id: number): Promise<Order | undefined>;
@@ -207,6 +215,12 @@ export interface RoutesPort {
 }
 
 export interface OutboxPort {
+  /**
+   * Queues deliveries, except those of a subscription at its pending quota (the store's
+   * OutboxQuota, types.ts): those are dropped and reported. The quota reads the subscription's
+   * kept count (webhook_pending_counts, migration 123) without a lock, so changes committing at
+   * the same moment may pass it by their own few deliveries.
+   */
   add(deliveries: NewDelivery[]): Promise<void>;
   due(now: number, limit: number, skip: ReadonlySet<string>, options?: DueOptions): Promise<Delivery[]>;
   nextDue(paused?: ReadonlySet<number>, now?: number): Promise<number | null>;
@@ -217,7 +231,9 @@ export interface OutboxPort {
   release(id: string, owner: string): Promise<void>;
   get(id: string): Promise<Delivery | undefined>;
   list(): Promise<Delivery[]>;
-  /** Pending deliveries, paused subscriptions' included (the backlog metric). */
+  /** Pending deliveries, paused subscriptions' included (the backlog metric), from the kept counts. */
   countPending(): Promise<number>;
+  /** Pending deliveries of one subscription (its kept count: what the quota compares). */
+  countPendingFor(subscriptionId: number): Promise<number>;
 }
 

@@ -284,3 +284,85 @@ export interface RouteListQuery {
 
 /** A subscription whose every try failed for this long is paused (operations: 24 h). */
 export const PAUSE_AFTER_FAILING_MS = 24 * 3_600_000;
+
+/**
+ * The pending-deliveries quota of one webhook subscription (issue 38, item 3;
+ * `--max-pending-deliveries`): an event for a subscription that holds `maxPending` pending
+ * deliveries already is not queued for it (dropped; the change itself goes ahead), and
+ * `onDropped` hears of it (the metric and the log).
+ */
+export interface OutboxQuota {
+  maxPending: number;
+  onDropped?: (subscriptionId: number, event: string, count: number) => void;
+}
+
+/** Pending deliveries one subscription may hold (`--max-pending-deliveries`). */
+export const DEFAULT_MAX_PENDING_DELIVERIES = 100_000;
+
+/** A webhook delivery's state in the outbox. */
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** A delivery as the outbox port answers it (every store). */
+export interface Delivery {
+  /** The delivery id: `X-Planner-Delivery-Id` and the body's `id`, the same on every retry. */
+  id: string;
+  subscriptionId: number;
+  url: string;
+  secret: string;
+  event: string;
+  /** The exact bytes sent, so every retry carries the same body. */
+  body: string;
+  status: DeliveryStatus;
+  attempts: number;
+  /** Epoch milliseconds of the next try (pending only). */
+  nextAttemptAt: number;
+  lastError: string;
+  createdAt: number;
+  deliveredAt: number | null;
+}
+
+export interface DueOptions {
+  perSubscription?: number;
+  paused?: ReadonlySet<number>;
+  /** Claim what is returned for this owner until `leaseUntil` (epoch ms): no other owner gets it
+   *  before then, and in-flight deliveries of other owners count against `perSubscription`. A row
+   *  this owner holds already (its outcome could not be written) is returned again. */
+  lease?: { owner: string; until: number };
+}
+
+export type NewDelivery = Pick<Delivery, 'id' | 'subscriptionId' | 'url' | 'secret' | 'event' | 'body' | 'createdAt'>;
+
+/** A webhook_deliveries row as both stores return it. */
+export interface DeliveryRow {
+  id: string;
+  subscription_id: number;
+  url: string;
+  secret: string;
+  event: string;
+  body: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string;
+  created_at: number;
+  delivered_at: number | null;
+}
+
+export const deliveryFromRow = (r: DeliveryRow): Delivery => ({
+  id: r.id,
+  subscriptionId: r.subscription_id,
+  url: r.url,
+  secret: r.secret,
+  event: r.event,
+  body: r.body,
+  status: r.status,
+  attempts: r.attempts,
+  nextAttemptAt: r.next_attempt_at,
+  lastError: r.last_error,
+  createdAt: r.created_at,
+  deliveredAt: r.delivered_at,
+});
+
+/** Delivery order of the outbox: next try, then creation, then id (byte order, as both stores sort). */
+export const byDue = (a: DeliveryRow, b: DeliveryRow): number =>
+  a.next_attempt_at - b.next_attempt_at || a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);

@@ -8,7 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Delivery, WebhookOutbox } from './outbox.js';
+import type { OutboxPort } from '../store/ports.js';
+import type { Delivery } from '../store/types.js';
 import { deliveriesFor, type Subscription } from './publish.js';
 import { signatureHeader } from './signature.js';
 import { Deadline } from '../io/deadline.js';
@@ -16,8 +17,8 @@ import { redactText } from '../io/redact.js';
 
 export type { Subscription } from './publish.js';
 
-/** The outbox as the loop uses it: synchronous (SQLite) or asynchronous (the storage port). */
-export type OutboxLike = { [K in keyof WebhookOutbox]: (...args: Parameters<WebhookOutbox[K]>) => ReturnType<WebhookOutbox[K]> | Promise<ReturnType<WebhookOutbox[K]>> };
+/** The outbox as the loop uses it: the storage port's (src/store/ports.ts), or a synchronous repository of the same shape. */
+export type OutboxLike = { [K in keyof OutboxPort]: (...args: Parameters<OutboxPort[K]>) => Awaited<ReturnType<OutboxPort[K]>> | ReturnType<OutboxPort[K]> };
 
 /**
  * Delays between tries: a few seconds at first, hours at the end; 11 tries over about 25.7 hours
@@ -127,7 +128,8 @@ export class WebhookDispatcher {
 
   /** Resolves once nothing is in flight and nothing is due now (for tests and shutdown). */
   async settled(): Promise<void> {
-    while (this.inFlight.size > 0 || (this.running && ((await this.o.outbox.nextDue(await this.paused(), this.o.now())) ?? Infinity) <= this.o.now())) {
+    // a look under way may have claimed rows not yet in flight here (an asynchronous store): wait for it
+    while (this.inFlight.size > 0 || this.looking || (this.running && ((await this.o.outbox.nextDue(await this.paused(), this.o.now())) ?? Infinity) <= this.o.now())) {
       await Promise.race([...this.inFlight.values(), new Promise((r) => setTimeout(r, 10))]);
     }
   }

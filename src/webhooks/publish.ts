@@ -5,8 +5,7 @@
  * that makes the change (`publishIn`), so a change and its webhooks commit together or not at all.
  */
 import { randomUUID } from 'node:crypto';
-import type { NewDelivery } from './outbox.js';
-import type { WebhookEvent } from '../store/types.js';
+import type { NewDelivery, WebhookEvent } from '../store/types.js';
 
 export interface Subscription {
   id: number;

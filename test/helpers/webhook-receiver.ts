@@ -15,8 +15,8 @@ export interface WebhookReceiver {
   url: string;
   received: Received[];
   plan: Array<number | 'hang'>;
-  /** Called as each request arrives, before it is answered (its index from 0). */
-  onRequest?: (index: number) => void;
+  /** Called as each request arrives, before it is answered (its index from 0); a returned promise delays the answer. */
+  onRequest?: (index: number) => void | Promise<unknown>;
   /** Resolves when at least `n` requests have arrived. */
   waitFor(n: number, timeoutMs?: number): Promise<Received[]>;
   close(): Promise<void>;
@@ -30,10 +30,12 @@ export async function startWebhookReceiver(plan: Array<number | 'hang'> = []): P
     req.on('end', () => {
       const status = receiver.plan.shift() ?? 200;
       received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status });
-      receiver.onRequest?.(received.length - 1);
-      if (status === 'hang') return;
-      res.writeHead(status, { 'content-type': 'text/plain' });
-      res.end(status < 300 ? 'ok' : 'nope');
+      // answered once onRequest's promise (if it returns one) settles
+      void Promise.resolve(receiver.onRequest?.(received.length - 1)).finally(() => {
+        if (status === 'hang') return;
+        res.writeHead(status, { 'content-type': 'text/plain' });
+        res.end(status < 300 ? 'ok' : 'nope');
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { commitPlan } from '../../src/jobs/commit.js';
+import { PgStore } from '../../src/store/postgres/index.js';
 import { OutboxPlanningStore } from '../../src/store/sqlite/planning-outbox.js';
 import { verifySignature } from '../../src/webhooks/signature.js';
 import { INTERNAL, makeWorld as makeWorldOn, PUBLIC, type World, type WorldOptions } from '../e2e/world.js';
@@ -130,18 +131,26 @@ for (const { kind, available } of BACKENDS) describe.skipIf(!available)(`on ${ki
       expect(last.data).toMatchObject({ status: 'failed', result: {}, error: failed.error });
     });
 
-    // a SQLite trigger stands in for a refusing outbox
-    it.runIf(kind === 'sqlite')('a cancel or a dispatch outcome whose webhook row cannot be written does not happen (one transaction)', async () => {
+    // a trigger stands in for a refusing outbox, on either store
+    it('a cancel or a dispatch outcome whose webhook row cannot be written does not happen (one transaction)', async () => {
       w = await makeWorld();
       await w.port.webhooks.create({ company_id: w.company.id, url: 'http://127.0.0.1:9/', events: ['order.status_changed'] }, new Date().toISOString());
       const ids = await w.addOrders(w.someOrders(2, 'TX'));
       const job = await w.plan({ order_ids: [ids[0]!] });
       const route = (await w.inject('GET', `${PUBLIC}/routes/${(job.result as { route_ids: number[] }).route_ids[0]}/`)).json();
       const stop = route.stops.find((s: { order_id: number | null }) => s.order_id === ids[0]);
-      const rows = () => (w!.store.db.prepare(`SELECT COUNT(*) AS n FROM webhook_deliveries`).get() as { n: number }).n;
-      const before = rows();
+      const rows = () => w!.countRows('webhook_deliveries');
+      const sql = async (text: string) => {
+        if (w!.port instanceof PgStore) await w!.port.pool.query(text);
+        else w!.store.db.exec(text);
+      };
+      const before = await rows();
       // the outbox refuses every new row, as a full disk or a broken table would
-      w.store.db.exec(`CREATE TRIGGER refuse_outbox BEFORE INSERT ON webhook_deliveries BEGIN SELECT RAISE(ABORT, 'outbox refused'); END`);
+      if (kind === 'sqlite') await sql(`CREATE TRIGGER refuse_outbox BEFORE INSERT ON webhook_deliveries BEGIN SELECT RAISE(ABORT, 'outbox refused'); END`);
+      else {
+        await sql(`CREATE FUNCTION refuse_outbox() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'outbox refused'; END $$`);
+        await sql(`CREATE TRIGGER refuse_outbox BEFORE INSERT ON webhook_deliveries FOR EACH ROW EXECUTE FUNCTION refuse_outbox()`);
+      }
 
       const cancel = await w.inject('POST', `${PUBLIC}/orders/${ids[1]}/cancel/`);
       expect(cancel.statusCode).toBe(500);
@@ -151,13 +160,13 @@ for (const { kind, available } of BACKENDS) describe.skipIf(!available)(`on ${ki
       const outcome = await w.inject('POST', `${INTERNAL}/stops/${stop.id}/status`, { status: 'confirmed' });
       expect(outcome.statusCode).toBe(500);
       expect((await w.inject('GET', `${PUBLIC}/orders/${ids[0]}/`)).json().status).toBe('in_route');
-      expect(rows()).toBe(before);
+      expect(await rows()).toBe(before);
 
       // once the outbox takes rows again, both go through, each with its row
-      w.store.db.exec(`DROP TRIGGER refuse_outbox`);
+      await sql(kind === 'sqlite' ? `DROP TRIGGER refuse_outbox` : `DROP TRIGGER refuse_outbox ON webhook_deliveries; DROP FUNCTION refuse_outbox()`);
       expect((await w.inject('POST', `${PUBLIC}/orders/${ids[1]}/cancel/`)).statusCode).toBe(200);
       expect((await w.inject('POST', `${INTERNAL}/stops/${stop.id}/status`, { status: 'confirmed' })).statusCode).toBe(200);
-      expect(rows()).toBe(before + 2);
+      expect(await rows()).toBe(before + 2);
     });
   });
 });

@@ -41,6 +41,27 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       expect(text).toContain('planner_rate_limited_total{limit="open_orders"} 2');
     });
 
+    it('open orders: concurrent creates never pass the quota (PostgreSQL: real concurrency on the pool), and the count stays exact', async () => {
+      const f = await makeAppOn(kind, { geocoding: false, quotas: { maxOpenOrders: 7 } });
+      cleanup.push(() => f.close());
+      expect((await f.inject('POST', '/orders/', { address: 'first' })).statusCode).toBe(201);
+      const answers = await Promise.all([
+        ...Array.from({ length: 16 }, (_, i) => f.inject('POST', '/orders/', { address: `single ${i}` })),
+        ...Array.from({ length: 4 }, (_, i) => f.inject('POST', '/orders/bulk/', [{ address: `bulk ${i} a` }, { address: `bulk ${i} b` }])),
+      ]);
+      expect(answers.every((a) => [200, 201, 429].includes(a.statusCode)), answers.map((a) => a.statusCode).join()).toBe(true);
+      const list = (await f.inject('GET', '/orders/')).json();
+      expect(list.count).toBe(7);
+      expect(list.results).toHaveLength(7);
+      const made = answers.filter((a) => a.statusCode === 201).length + 2 * answers.filter((a) => a.statusCode === 200).length;
+      expect(made).toBe(6);
+      // the kept count agrees with the orders: one more is refused, a cancel frees exactly one place
+      expect((await f.inject('POST', '/orders/', { address: 'over' })).statusCode).toBe(429);
+      expect((await f.inject('POST', `/orders/${list.results[0].id}/cancel/`)).statusCode).toBe(200);
+      expect((await f.inject('POST', '/orders/', { address: 'again' })).statusCode).toBe(201);
+      expect((await f.inject('POST', '/orders/', { address: 'over again' })).statusCode).toBe(429);
+    });
+
     it('positions: at most N a vehicle a minute, a batch counted by its positions; another vehicle has its own', async () => {
       const f = await makeAppOn(kind, { geocoding: false, quotas: { maxPositionsPerMinute: 5 } });
       cleanup.push(() => f.close());

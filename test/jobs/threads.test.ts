@@ -27,17 +27,26 @@ class Recorder implements SolveRunner {
   readonly size: number;
   readonly seen: Seen[] = [];
   private settledCount = 0;
+  /**
+   * A virtual clock for the cooperative solve's epochs (`solveClock`): a task that settles moves it
+   * to the task's start plus its own time limit, as on an idle machine. The epochs that follow
+   * then depend on the budget alone, not on how long a loaded machine took.
+   */
+  private virtualMs = 0;
+  readonly clock = () => this.virtualMs;
   constructor(private readonly inner: SolverPool) {
     this.size = inner.size;
   }
   async run(task: SolveTask, options?: { signal?: AbortSignal }): Promise<SolveResult> {
     const entry: Seen = { seed: task.options.seed!, timeLimit: task.options.timeLimit!, flag: task.stop && new Int32Array(task.stop), task };
     this.seen.push(entry);
+    const startedMs = this.virtualMs;
     try {
       entry.result = await this.inner.run(task, options);
       return entry.result;
     } finally {
       entry.settled = this.settledCount++;
+      this.virtualMs = Math.max(this.virtualMs, startedMs + entry.timeLimit * 1000);
     }
   }
 }
@@ -86,7 +95,7 @@ describe('idle threads join a job; they give way to the next one', () => {
     // a budget far longer than what the spare should get once the second job comes; the spare stops
     // within an iteration, but on a loaded machine its answer could reach this thread after the
     // default 250 ms grace, and a terminated spare has no result to compare (still well before 3 s)
-    const service = makeService(store, recorder, { timeBudgetSec: 3, spareStopGraceMs: 1_500 });
+    const service = makeService(store, recorder, { solveClock: recorder.clock, timeBudgetSec: 3, spareStopGraceMs: 1_500 });
     const first = await service.submit(COMPANY, { order_ids: Array.from({ length: 40 }, (_, i) => i + 1), vehicle_ids: [1] });
     await until(() => recorder.seen.length === 2);
     const second = await service.submit(COMPANY, { order_ids: [41, 42, 43], vehicle_ids: [2] });
@@ -154,7 +163,7 @@ describe('a large day: the two threads cooperate on one search', () => {
     bigDay(store, Array.from({ length: 14 }, (_, i) => i + 1), 1);
     const recorder = new Recorder(pool);
     let chosen: SolveResult | undefined;
-    const service = makeService(store, recorder, { timeBudgetSec: 3, onSolved: ({ result }) => (chosen = result) });
+    const service = makeService(store, recorder, { solveClock: recorder.clock, timeBudgetSec: 3, onSolved: ({ result }) => (chosen = result) });
     const done = await plan(service, { order_ids: orderIds });
     checkJob(store, done);
     const [a, b, ...rest] = recorder.seen;
@@ -185,7 +194,7 @@ describe('a large day: the two threads cooperate on one search', () => {
     const store = makeStore();
     bigDay(store, Array.from({ length: 14 }, (_, i) => i + 1));
     const recorder = new Recorder(pool);
-    const service = makeService(store, recorder, { timeBudgetSec: 3 });
+    const service = makeService(store, recorder, { solveClock: recorder.clock, timeBudgetSec: 3 });
     const done = await plan(service, { order_ids: orderIds });
     checkJob(store, done);
     const [a, b, c, d, ...rest] = recorder.seen;
@@ -214,7 +223,7 @@ describe('a large day: the two threads cooperate on one search', () => {
     const store = makeStore();
     bigDay(store, Array.from({ length: 14 }, (_, i) => i + 1));
     const recorder = new Recorder(pool);
-    const service = makeService(store, recorder, { timeBudgetSec: 2, matrix: explicit });
+    const service = makeService(store, recorder, { solveClock: recorder.clock, timeBudgetSec: 2, matrix: explicit });
     checkJob(store, await plan(service, { order_ids: orderIds }));
     const [a, b, c, d, ...rest] = recorder.seen;
     // halves, then the whole day on both threads, then sectors: as with the haversine matrix
@@ -243,7 +252,7 @@ describe('a large day: the two threads cooperate on one search', () => {
     const store = makeStore();
     bigDay(store, Array.from({ length: 14 }, (_, i) => i + 1));
     const recorder = new Recorder(pool);
-    const service = makeService(store, recorder, { timeBudgetSec: 2, matrix: explicit, shareMatrix: false });
+    const service = makeService(store, recorder, { solveClock: recorder.clock, timeBudgetSec: 2, matrix: explicit, shareMatrix: false });
     checkJob(store, await plan(service, { order_ids: orderIds }));
     expect(recorder.seen.map((s) => [whole(s), s.flag !== undefined])).toEqual([
       [true, false],
@@ -257,7 +266,7 @@ describe('a large day: the two threads cooperate on one search', () => {
     addVehicle(store, 99);
     for (let id = 501; id <= 503; id++) addOrder(store, { id });
     const recorder = new Recorder(pool);
-    const service = makeService(store, recorder, { timeBudgetSec: 3 });
+    const service = makeService(store, recorder, { solveClock: recorder.clock, timeBudgetSec: 3 });
     const first = await service.submit(COMPANY, { order_ids: orderIds, vehicle_ids: Array.from({ length: 14 }, (_, i) => i + 1) });
     // the first sector epoch has started (after the two halves and the whole day on both threads)
     await until(() => recorder.seen.length >= 6);

@@ -30,16 +30,25 @@ interface Call {
 /** The real pool; `free` and `answer` decide what the solve is told and what a task gives back. */
 function recorder(free: (calls: Call[]) => number, answer: (call: Call, r: SolveResult) => SolveResult | null = (_, r) => r) {
   const calls: Call[] = [];
+  // a virtual clock for cooperate's epochs: a task that settles moves it to the task's start plus
+  // its own time limit, as on an idle machine, so the epochs do not depend on the machine's load
+  let virtualMs = 0;
+  const clock = () => virtualMs;
   const runner: CoopRunner = {
     free: () => free(calls),
     run: async (problem, options, main) => {
       const call: Call = { orders: problem.orders.map((o) => o.id), vehicles: problem.vehicles.map((v) => v.id), options, main, result: null };
       calls.push(call);
-      call.result = answer(call, await pool.run({ problem, options }));
+      const startedMs = virtualMs;
+      try {
+        call.result = answer(call, await pool.run({ problem, options }));
+      } finally {
+        virtualMs = Math.max(virtualMs, startedMs + (options.timeLimit ?? 0) * 1000);
+      }
       return call.result;
     },
   };
-  return { calls, runner };
+  return { calls, runner, clock };
 }
 
 // 420 orders with windows on a plane, routes of about 15 (capacity): about 28 routes
@@ -67,8 +76,8 @@ describe('cooperate', () => {
   });
 
   it('searches the whole problem on both threads, then sectors of the best routes on each thread; the answer is complete and feasible', async () => {
-    const { calls, runner } = recorder(() => 2);
-    const r = await cooperate(input, { timeLimit: 2.5, seed: 3 }, runner);
+    const { calls, runner, clock } = recorder(() => 2);
+    const r = await cooperate(input, { timeLimit: 2.5, seed: 3 }, runner, clock);
     expectComplete(input, r);
     // the first epoch: both threads on the whole problem, other seeds, the main one first
     const [a, b] = calls;
@@ -99,11 +108,11 @@ describe('cooperate', () => {
   });
 
   it('a second thread that fails loses only its sector: the answer stays complete and feasible', async () => {
-    const { calls, runner } = recorder(
+    const { calls, runner, clock } = recorder(
       () => 2,
       (call, r) => (call.main || call.orders.length === input.orders.length ? r : null),
     );
-    const r = await cooperate(input, { timeLimit: 2.5, seed: 5 }, runner);
+    const r = await cooperate(input, { timeLimit: 2.5, seed: 5 }, runner, clock);
     assertFeasible(input, r);
     expect(r.routes.flatMap((x) => x.stops.map((s) => s.orderId)).sort()).toEqual(ids);
     const sectors = sectorCalls(calls);
@@ -113,8 +122,8 @@ describe('cooperate', () => {
 
   it('left alone after the first epoch (the other thread taken), it searches the rest of the budget on the whole problem from its best', async () => {
     // two threads free for the first epoch, one from then on
-    const { calls, runner } = recorder((seen) => (seen.length < 2 ? 2 : 1));
-    const r = await cooperate(input, { timeLimit: 2, seed: 2 }, runner);
+    const { calls, runner, clock } = recorder((seen) => (seen.length < 2 ? 2 : 1));
+    const r = await cooperate(input, { timeLimit: 2, seed: 2 }, runner, clock);
     assertFeasible(input, r);
     expect(calls).toHaveLength(3);
     const last = calls[2];
@@ -129,8 +138,8 @@ describe('cooperate', () => {
   it('never cuts a solution that leaves orders out: they stay listed as unassigned', async () => {
     // one order heavier than every vehicle: no plan serves it
     const heavy: ProblemInput = { ...input, orders: input.orders.map((o, i) => (i === 0 ? { ...o, weight: 10_000 } : o)) };
-    const { calls, runner } = recorder(() => 2);
-    const r = await cooperate(heavy, { timeLimit: 2, seed: 1 }, runner);
+    const { calls, runner, clock } = recorder(() => 2);
+    const r = await cooperate(heavy, { timeLimit: 2, seed: 1 }, runner, clock);
     assertFeasible(heavy, r);
     expect(r.unassigned.map((u) => u.orderId)).toEqual([heavy.orders[0].id]);
     expect(sectorCalls(calls)).toEqual([]);
@@ -153,8 +162,8 @@ describe('cooperate from two depots', () => {
   const byDepot = (c: Call) => [...new Set(c.vehicles.map((id) => twoDepots.vehicles.find((v) => v.id === id)!.startDepot))];
 
   it('gives each thread the half of the day nearest its depot first, then both the whole day from the halves; the answer is complete and feasible', async () => {
-    const { calls, runner } = recorder(() => 2);
-    const r = await cooperate(twoDepots, { timeLimit: 2.5, seed: 4 }, runner);
+    const { calls, runner, clock } = recorder(() => 2);
+    const r = await cooperate(twoDepots, { timeLimit: 2.5, seed: 4 }, runner, clock);
     expectComplete(twoDepots, r);
     const [a, b, c, d] = calls;
     // the halves: every order and vehicle in exactly one, the vehicles of one depot each
@@ -181,11 +190,11 @@ describe('cooperate from two depots', () => {
   });
 
   it('a half whose thread gives way is planned on the whole day from the other half: still complete and feasible', async () => {
-    const { calls, runner } = recorder(
+    const { calls, runner, clock } = recorder(
       () => 2,
       (call, r) => (call.main || call.orders.length === ids.length ? r : null),
     );
-    const r = await cooperate(twoDepots, { timeLimit: 2.5, seed: 6 }, runner);
+    const r = await cooperate(twoDepots, { timeLimit: 2.5, seed: 6 }, runner, clock);
     expectComplete(twoDepots, r);
     expect(calls[1].result).toBeNull();
     expect(calls[2].orders).toHaveLength(ids.length);

@@ -9,9 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { commitPlan } from '../../src/jobs/commit.js';
 import type { NewRoute } from '../../src/jobs/ports.js';
 import type { Repositories, StorePort } from '../../src/store/port.js';
-import type { OrderFields } from '../../src/store/types.js';
+import type { Order, OrderFields } from '../../src/store/types.js';
 import { PAUSE_AFTER_FAILING_MS } from '../../src/store/types.js';
-import type { NewDelivery } from '../../src/webhooks/outbox.js';
+import type { NewDelivery } from '../../src/store/types.js';
 
 export interface StoreContractFixture {
   /** A store on an empty, migrated database. */
@@ -222,6 +222,32 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
       expect(await s.orders.applyGeocode(g.id, 'Geo 1', 52_000_001, -13_000_002, T1)).toBe(true);
       expect(await s.orders.get(company.id, g.id)).toMatchObject({ lat_e6: 52_000_001, lon_e6: -13_000_002, updated_at: T1, version: 1 });
       expect(await s.orders.applyGeocode(o.id, 'Main 1', 1, 2, T2)).toBe(false); // archived: not new any more
+    });
+
+    it('orders: countOpen counts new and in_route, exact, through inserts and every status move (the open-orders quota)', async () => {
+      const { s, company, other } = await seeded();
+      expect(await s.orders.countOpen(company.id)).toBe(0);
+      const made: Order[] = [];
+      for (let i = 0; i < 4; i++) made.push(await s.orders.insert(company.id, null, orderFields(), T0));
+      await s.orders.insert(other.id, null, orderFields(), T0);
+      expect(await s.orders.countOpen(company.id)).toBe(4);
+      await s.orders.transition(company.id, made[0].id, ['new'], 'in_route', T1); // still open
+      expect(await s.orders.countOpen(company.id)).toBe(4);
+      await s.orders.transition(company.id, made[0].id, ['in_route'], 'confirmed', T1);
+      await s.orders.transition(company.id, made[1].id, ['new'], 'archived', T1);
+      await s.orders.transition(company.id, made[2].id, ['in_route'], 'confirmed', T1); // refused: not in_route
+      expect(await s.orders.countOpen(company.id)).toBe(2);
+      await s.transaction(async (tx) => {
+        await tx.orders.insert(company.id, null, orderFields(), T1);
+        await tx.orders.transition(company.id, made[3].id, ['new'], 'archived', T1);
+      });
+      expect(await s.orders.countOpen(company.id)).toBe(2);
+      await s.transaction(async (tx) => {
+        await tx.orders.insert(company.id, null, orderFields(), T1);
+        throw new Error('rolled back');
+      }).catch(() => {});
+      expect(await s.orders.countOpen(company.id)).toBe(2);
+      expect(await s.orders.countOpen(other.id)).toBe(1);
     });
 
     it('routes and stops: get, list with filters and pages, stops in position order, getStop scoped, progress', async () => {

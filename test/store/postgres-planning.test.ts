@@ -9,6 +9,7 @@ import pg from 'pg';
 import { commitPlan } from '../../src/jobs/commit.js';
 import { PgStore } from '../../src/store/postgres/index.js';
 import { LOCK } from '../../src/store/postgres/db.js';
+import { pgMigrations } from '../../src/store/postgres/migrations.js';
 import { describePlanningStoreContract, type StoreFixture } from '../jobs/store-contract.js';
 import { createTestDatabase, postgres, type TestDatabase } from '../helpers/postgres.js';
 
@@ -278,7 +279,7 @@ describe.skipIf(!postgres.available)('PgPlanningStore', () => {
         expect(opened).toBe(false);
         await holder.query('SELECT pg_advisory_unlock($1)', [LOCK.migrations.toString()]);
         const s = await opening;
-        expect((await s.pool.query(`SELECT count(*)::int AS n FROM schema_migrations`)).rows[0].n).toBe(12);
+        expect((await s.pool.query(`SELECT count(*)::int AS n FROM schema_migrations`)).rows[0].n).toBe(pgMigrations.length);
         await s.close();
       } finally {
         await holder.end();
@@ -291,7 +292,8 @@ describe.skipIf(!postgres.available)('PgPlanningStore', () => {
       try {
         const stores = await Promise.all([PgStore.open(fresh.url), PgStore.open(fresh.url), PgStore.open(fresh.url)]);
         const versions = (await stores[0].pool.query(`SELECT version FROM schema_migrations ORDER BY version`)).rows.map((r) => r.version);
-        expect(versions).toEqual([1, 2, 3, 101, 102, 103, 104, 105, 106, 107, 108, 109]);
+        expect(versions).toEqual(pgMigrations.map((m) => m.version).sort((a, b) => a - b));
+        expect(versions.slice(0, 12)).toEqual([1, 2, 3, 101, 102, 103, 104, 105, 106, 107, 108, 109]);
         for (const s of stores) await s.close();
       } finally {
         await fresh.drop();

@@ -1,33 +1,58 @@
-import { Database } from '../../src/store/sqlite/driver.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { Database } from '../../src/store/sqlite/driver.js';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { StorePort } from '../../src/store/port.js';
+import { PgStore } from '../../src/store/postgres/index.js';
+import { portOf } from '../../src/store/sqlite/port.js';
+import { Store } from '../../src/store/sqlite/store.js';
 import { WebhookDispatcher, type Subscription } from '../../src/webhooks/dispatcher.js';
-import { SqliteWebhookOutbox } from '../../src/webhooks/outbox.js';
 import { verifySignature } from '../../src/webhooks/signature.js';
+import { BACKENDS } from '../e2e/backends.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 const secret = 'whsec_test_secret';
 
-describe('webhook dispatcher', () => {
+/** One PostgreSQL database for the file, emptied before each test. */
+let pgDatabase: Promise<TestDatabase> | undefined;
+afterAll(async () => {
+  if (pgDatabase) await (await pgDatabase).drop();
+});
+
+// the dispatcher over each store's outbox port (src/store/sqlite/outbox.ts, src/store/postgres/outbox.ts)
+for (const { kind, available } of BACKENDS) describe.skipIf(!available)(`webhook dispatcher on ${kind}`, () => {
   let dir: string;
-  let db: Database;
+  let stores: StorePort[];
+  let store: StorePort;
   let receivers: WebhookReceiver[];
   let dispatchers: WebhookDispatcher[];
 
-  beforeEach(() => {
+  /** A store on the test's database: SQLite `name` in the test's folder, or the file's PostgreSQL database. */
+  async function open(name = 'planner.db', options: { lockTimeoutMs?: number; busyTimeoutMs?: number } = {}): Promise<StorePort> {
+    const s = kind === 'sqlite' ? portOf(Store.open(join(dir, name), { busyTimeoutMs: options.busyTimeoutMs })) : await PgStore.open((await pgDatabase!).url, { lockTimeoutMs: options.lockTimeoutMs });
+    stores.push(s);
+    return s;
+  }
+
+  beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'webhooks-'));
-    db = new Database(join(dir, 'planner.db'));
-    db.pragma('journal_mode = WAL');
+    if (kind === 'postgres') {
+      pgDatabase ??= createTestDatabase();
+      await (await pgDatabase).reset();
+    }
+    stores = [];
     receivers = [];
     dispatchers = [];
+    store = await open();
   });
 
   afterEach(async () => {
     for (const d of dispatchers) await d.stop();
     for (const r of receivers) await r.close();
-    db.close();
+    for (const s of stores) await s.close().catch(() => {});
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -37,9 +62,9 @@ describe('webhook dispatcher', () => {
     return r;
   }
 
-  function dispatcher(subs: Subscription[], options: Partial<ConstructorParameters<typeof WebhookDispatcher>[0]> = {}, database = db) {
+  function dispatcher(subs: Subscription[], options: Partial<ConstructorParameters<typeof WebhookDispatcher>[0]> = {}, on = store) {
     const d = new WebhookDispatcher({
-      outbox: new SqliteWebhookOutbox(database),
+      outbox: on.outbox,
       subscriptions: (companyId) => (companyId === 1 ? subs : []),
       retryDelaysMs: [20, 20, 20],
       timeoutMs: 2_000,
@@ -69,7 +94,7 @@ describe('webhook dispatcher', () => {
     expect(verifySignature('another-secret', header, got.body, Math.floor(Date.now() / 1000))).toBe(false);
     expect(verifySignature(secret, header, got.body.replace('done', 'fail'), Math.floor(Date.now() / 1000))).toBe(false);
 
-    const stored = new SqliteWebhookOutbox(db).get(id)!;
+    const stored = (await store.outbox.get(id!))!;
     expect(stored.status).toBe('delivered');
     expect(stored.attempts).toBe(1);
   });
@@ -77,7 +102,7 @@ describe('webhook dispatcher', () => {
   it('a company without subscriptions queues nothing', async () => {
     const d = dispatcher([]);
     expect(await d.publish(2, 'order.status_changed', {})).toEqual([]);
-    expect(new SqliteWebhookOutbox(db).list()).toEqual([]);
+    expect(await store.outbox.list()).toEqual([]);
   });
 
   it('retries a 500 with the same delivery id and the same body until a 200', async () => {
@@ -90,7 +115,7 @@ describe('webhook dispatcher', () => {
     expect(got.map((g) => g.headers['x-planner-delivery-id'])).toEqual([id, id, id]);
     expect(new Set(got.map((g) => g.body)).size).toBe(1);
     expect(got.map((g) => g.status)).toEqual([500, 503, 200]);
-    const stored = new SqliteWebhookOutbox(db).get(id)!;
+    const stored = (await store.outbox.get(id!))!;
     expect(stored).toMatchObject({ status: 'delivered', attempts: 3 });
     // No further request after delivery.
     await new Promise((res) => setTimeout(res, 100));
@@ -104,7 +129,7 @@ describe('webhook dispatcher', () => {
     const [id] = await d.publish(1, 'order.status_changed', {});
     await r.waitFor(3);
     await d.settled();
-    expect(new SqliteWebhookOutbox(db).get(id)).toMatchObject({ status: 'failed', attempts: 3, lastError: 'HTTP 500' });
+    expect((await store.outbox.get(id!))).toMatchObject({ status: 'failed', attempts: 3, lastError: 'HTTP 500' });
   });
 
   it('a receiver that never answers does not hold up another subscription', async () => {
@@ -121,13 +146,13 @@ describe('webhook dispatcher', () => {
     const [deadId, goodId] = await d.publish(1, 'planning_job.finished', { job_id: 1 });
     await good.waitFor(1);
     await dead.waitFor(1);
-    const outbox = new SqliteWebhookOutbox(db);
-    while (outbox.get(goodId)!.status !== 'delivered') await new Promise((res) => setTimeout(res, 10));
+    const outbox = store.outbox;
+    while ((await outbox.get(goodId!))!.status !== 'delivered') await new Promise((res) => setTimeout(res, 10));
     // The dead receiver's request is still open: untouched, not yet counted as a try.
-    expect(outbox.get(deadId)).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(await outbox.get(deadId!)).toMatchObject({ status: 'pending', attempts: 0 });
     // Shutting down aborts it and leaves it pending for the next start.
     await d.stop();
-    expect(outbox.get(deadId)).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(await outbox.get(deadId!)).toMatchObject({ status: 'pending', attempts: 0 });
   });
 
   it('a dead receiver with a backlog holds 2 slots at most; the healthy one gets everything', async () => {
@@ -146,9 +171,9 @@ describe('webhook dispatcher', () => {
     await good.waitFor(20);
     expect(dead.received).toHaveLength(2);
     // another process sees the dead one's two slots taken (in flight here, leased): it sends none of its backlog
-    const outbox = new SqliteWebhookOutbox(db);
+    const outbox = store.outbox;
     const other = { owner: 'another-process', until: Date.now() + 60_000 };
-    expect(outbox.due(Date.now(), 100, new Set(), { perSubscription: 2, lease: other }).filter((x) => x.subscriptionId === 1)).toHaveLength(0);
+    expect((await outbox.due(Date.now(), 100, new Set(), { perSubscription: 2, lease: other })).filter((x) => x.subscriptionId === 1)).toHaveLength(0);
   });
 
   it('a paused subscription gets no tries; its deliveries wait and go out once it is active again', async () => {
@@ -159,13 +184,13 @@ describe('webhook dispatcher', () => {
     const [id] = await d.publish(1, 'planning_job.finished', { job_id: 1 });
     await new Promise((res) => setTimeout(res, 300));
     expect(r.received).toHaveLength(0);
-    const outbox = new SqliteWebhookOutbox(db);
-    expect(outbox.get(id!)).toMatchObject({ status: 'pending', attempts: 0 });
-    expect(outbox.nextDue(paused)).toBeNull();
+    const outbox = store.outbox;
+    expect(await outbox.get(id!)).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(await outbox.nextDue(paused)).toBeNull();
     paused = new Set();
     await r.waitFor(1);
     await d.settled();
-    expect(outbox.get(id!)!.status).toBe('delivered');
+    expect((await outbox.get(id!))!.status).toBe('delivered');
   });
 
   it('reports every outcome per subscription', async () => {
@@ -182,29 +207,45 @@ describe('webhook dispatcher', () => {
   it('an outcome it cannot write (another writer holds the lock) is a fault, not a crash: the delivery goes out again', async () => {
     const r = await receiver();
     const faults: unknown[] = [];
-    const d = dispatcher([{ id: 1, url: r.url, secret }], { onFault: (e) => faults.push(e) });
+    // a store that waits for another writer's lock 0 ms (SQLite) or 200 ms (PostgreSQL), then fails
+    const impatient = await open('locked.db', { busyTimeoutMs: 0, lockTimeoutMs: 200 });
+    const d = dispatcher([{ id: 1, url: r.url, secret }], { onFault: (e) => faults.push(e) }, impatient);
     const [id] = await d.publish(1, 'planning_job.finished', { job_id: 1 });
-    const locker = new Database(join(dir, 'planner.db'));
-    db.pragma('busy_timeout = 0');
     // the delivery is claimed; while its request is answered, another writer takes the lock
-    r.onRequest = (i) => {
-      if (i === 0) locker.exec('BEGIN IMMEDIATE');
-    };
+    let unlock: () => Promise<void>;
+    if (kind === 'sqlite') {
+      const locker = new Database(join(dir, 'locked.db'));
+      r.onRequest = (i) => {
+        if (i === 0) locker.exec('BEGIN IMMEDIATE');
+      };
+      unlock = async () => {
+        locker.exec('COMMIT');
+        locker.close();
+      };
+    } else {
+      const locker = new pg.Client({ connectionString: (await pgDatabase!).url });
+      await locker.connect();
+      r.onRequest = async (i) => {
+        if (i === 0) await locker.query('BEGIN; LOCK TABLE webhook_deliveries IN EXCLUSIVE MODE');
+      };
+      unlock = async () => {
+        await locker.query('COMMIT');
+        await locker.end();
+      };
+    }
     d.start();
     await r.waitFor(1);
     while (faults.length === 0) await new Promise((res) => setTimeout(res, 10));
-    locker.exec('COMMIT');
-    locker.close();
+    await unlock();
     await r.waitFor(2); // delivered, but not recorded: tried again, by the same process, same id
-    const outbox = new SqliteWebhookOutbox(db);
-    while (outbox.get(id!)!.status !== 'delivered') await new Promise((res) => setTimeout(res, 10));
-    expect((faults[0] as { code?: string }).code).toMatch(/^SQLITE_BUSY/);
+    while ((await impatient.outbox.get(id!))!.status !== 'delivered') await new Promise((res) => setTimeout(res, 10));
+    expect((faults[0] as { code?: string }).code).toMatch(kind === 'sqlite' ? /^SQLITE_BUSY/ : /^55P03$/);
     expect(new Set(r.received.map((x) => x.headers['x-planner-delivery-id']))).toEqual(new Set([id]));
   });
 
   it('options given as undefined take their defaults (an idle loop looks once a second, not every millisecond)', async () => {
     const d = new WebhookDispatcher({
-      outbox: new SqliteWebhookOutbox(db),
+      outbox: store.outbox,
       subscriptions: () => [],
       pollMs: undefined,
       timeoutMs: undefined,
@@ -212,9 +253,9 @@ describe('webhook dispatcher', () => {
     });
     dispatchers.push(d);
     let looks = 0;
-    const outbox = (d as unknown as { o: { outbox: SqliteWebhookOutbox } }).o.outbox;
+    const outbox = (d as unknown as { o: { outbox: StorePort['outbox'] } }).o.outbox;
     const nextDue = outbox.nextDue.bind(outbox);
-    outbox.nextDue = (p) => {
+    outbox.nextDue = (p?: ReadonlySet<number>) => {
       looks++;
       return nextDue(p);
     };
@@ -231,7 +272,7 @@ describe('webhook dispatcher', () => {
     const [id] = await d.publish(1, 'planning_job.finished', { job_id: 1 });
     await dead.waitFor(1);
     await d.settled();
-    const stuck = new SqliteWebhookOutbox(db).get(id)!;
+    const stuck = (await store.outbox.get(id!))!;
     expect(stuck).toMatchObject({ status: 'pending', attempts: 1, lastError: 'no answer within 100 ms' });
     expect(stuck.nextAttemptAt).toBeGreaterThan(Date.now() + 30_000);
   });
@@ -245,33 +286,27 @@ describe('webhook dispatcher', () => {
     d.start();
     const [id] = await d.publish(1, 'order.status_changed', {});
     await d.settled();
-    const stored = new SqliteWebhookOutbox(db).get(id)!;
+    const stored = (await store.outbox.get(id!))!;
     expect(stored.status).toBe('pending');
     expect(stored.attempts).toBe(1);
     expect(stored.lastError).toMatch(/fetch failed/);
   });
 
   it('deliveries queued before a restart go out after it, with their ids', async () => {
-    const path = join(dir, 'restart.db');
-    const first = new Database(path);
+    const first = await open('restart.db');
     const r = await receiver();
     // Published but never sent: the process "dies" before its loop ran.
     const before = dispatcher([{ id: 1, url: r.url, secret }], {}, first);
     const ids = [await before.publish(1, 'order.status_changed', { n: 1 }), await before.publish(1, 'order.status_changed', { n: 2 })].flat();
-    first.close();
+    await first.close();
 
-    const second = new Database(path);
-    try {
-      const after = dispatcher([], {}, second);
-      after.start();
-      const got = await r.waitFor(2);
-      await after.settled();
-      expect(got.map((g) => g.headers['x-planner-delivery-id']).sort()).toEqual([...ids].sort());
-      expect(new SqliteWebhookOutbox(second).list().map((x) => x.status)).toEqual(['delivered', 'delivered']);
-    } finally {
-      await dispatchers.at(-1)!.stop();
-      second.close();
-    }
+    const second = await open('restart.db');
+    const after = dispatcher([], {}, second);
+    after.start();
+    const got = await r.waitFor(2);
+    await after.settled();
+    expect(got.map((g) => g.headers['x-planner-delivery-id']).sort()).toEqual([...ids].sort());
+    expect((await second.outbox.list()).map((x) => x.status)).toEqual(['delivered', 'delivered']);
   });
 });
 

@@ -333,6 +333,92 @@ export const pgMigrations: PgMigration[] = [
       ALTER TABLE routes ADD COLUMN breaks TEXT NOT NULL DEFAULT '[]';
     `,
   },
+  {
+    version: 120,
+    name: 'webhook outbox looks on indexes: pending deliveries by subscription and due time, live leases by subscription',
+    sql: `
+      CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (subscription_id, next_attempt_at, created_at, id) WHERE status = 'pending';
+      CREATE INDEX webhook_deliveries_leased ON webhook_deliveries (subscription_id, lease_until) WHERE status = 'pending' AND lease_until IS NOT NULL;
+    `,
+  },
+  {
+    version: 121,
+    name: 'geocoding queue looks on indexes: the company of each task, tasks by company and due time, live leases',
+    sql: `
+      ALTER TABLE geocode_queue ADD COLUMN company_id BIGINT;
+      UPDATE geocode_queue q SET company_id = o.company_id FROM orders o WHERE o.id = q.order_id;
+      CREATE INDEX geocode_queue_company_due ON geocode_queue (company_id, next_attempt_at, id);
+      CREATE INDEX geocode_queue_leased ON geocode_queue (lease_until) WHERE lease_until IS NOT NULL;
+    `,
+  },
+  {
+    version: 122,
+    name: 'open orders per company (status new or in_route), kept by a trigger deferred to commit: the open-orders quota, exact and O(1)',
+    sql: `
+      CREATE TABLE open_order_counts (
+        company_id BIGINT PRIMARY KEY,
+        n BIGINT NOT NULL
+      );
+      INSERT INTO open_order_counts (company_id, n)
+        SELECT company_id, COUNT(*) FROM orders WHERE status IN ('new', 'in_route') GROUP BY company_id;
+      CREATE FUNCTION open_order_counts_track() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.status IN ('new', 'in_route') THEN
+          UPDATE open_order_counts SET n = n - 1 WHERE company_id = OLD.company_id;
+        END IF;
+        IF TG_OP IN ('INSERT', 'UPDATE') AND NEW.status IN ('new', 'in_route') THEN
+          INSERT INTO open_order_counts (company_id, n) VALUES (NEW.company_id, 1)
+            ON CONFLICT (company_id) DO UPDATE SET n = open_order_counts.n + 1;
+        END IF;
+        RETURN NULL;
+      END $$;
+      -- deferred to commit: the count's row is locked only from there to the end of the
+      -- transaction, after every order row the transaction locks (no lock-order cycle with
+      -- transactions that lock orders), and a plan moving orders new -> in_route never touches it
+      CREATE CONSTRAINT TRIGGER open_order_counts_insert_delete AFTER INSERT OR DELETE ON orders
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION open_order_counts_track();
+      CREATE CONSTRAINT TRIGGER open_order_counts_update AFTER UPDATE OF status, company_id ON orders
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+        WHEN ((OLD.status IN ('new', 'in_route')) IS DISTINCT FROM (NEW.status IN ('new', 'in_route')) OR OLD.company_id IS DISTINCT FROM NEW.company_id)
+        EXECUTE FUNCTION open_order_counts_track();
+    `,
+  },
+  {
+    version: 123,
+    name: 'pending webhook deliveries per subscription, kept by a trigger deferred to commit (the pending-deliveries quota, the backlog metric)',
+    sql: `
+      CREATE TABLE webhook_pending_counts (
+        subscription_id BIGINT PRIMARY KEY,
+        n BIGINT NOT NULL
+      );
+      INSERT INTO webhook_pending_counts (subscription_id, n)
+        SELECT subscription_id, COUNT(*) FROM webhook_deliveries WHERE status = 'pending' GROUP BY subscription_id;
+      CREATE FUNCTION webhook_pending_counts_track() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        d BIGINT := 0;
+        sub BIGINT;
+      BEGIN
+        IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.status = 'pending' THEN d := d - 1; END IF;
+        IF TG_OP IN ('INSERT', 'UPDATE') AND NEW.status = 'pending' THEN d := d + 1; END IF;
+        IF TG_OP = 'DELETE' THEN sub := OLD.subscription_id; ELSE sub := NEW.subscription_id; END IF;
+        IF d <> 0 THEN
+          INSERT INTO webhook_pending_counts (subscription_id, n) VALUES (sub, d)
+            ON CONFLICT (subscription_id) DO UPDATE SET n = webhook_pending_counts.n + EXCLUDED.n;
+        END IF;
+        RETURN NULL;
+      END $$;
+      -- deferred to commit: a change's transaction that queues deliveries locks the subscription's
+      -- count only from its commit to its end, after every row it locks (no lock-order cycle)
+      CREATE CONSTRAINT TRIGGER webhook_pending_counts_insert AFTER INSERT ON webhook_deliveries
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.status = 'pending') EXECUTE FUNCTION webhook_pending_counts_track();
+      CREATE CONSTRAINT TRIGGER webhook_pending_counts_delete AFTER DELETE ON webhook_deliveries
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (OLD.status = 'pending') EXECUTE FUNCTION webhook_pending_counts_track();
+      CREATE CONSTRAINT TRIGGER webhook_pending_counts_update AFTER UPDATE OF status ON webhook_deliveries
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+        WHEN ((OLD.status = 'pending') IS DISTINCT FROM (NEW.status = 'pending'))
+        EXECUTE FUNCTION webhook_pending_counts_track();
+    `,
+  },
 ];
 
 /**

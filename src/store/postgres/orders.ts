@@ -81,11 +81,14 @@ export class PgOrderRepository implements OrdersPort {
   }
 
   /** A page of the company's orders, newest first, and the total count of the filtered set. */
-  async countOpen(companyId: number, cap: number): Promise<number> {
-    const row = await this.db.one<{ n: string }>(
-      `SELECT COUNT(*) AS n FROM (SELECT 1 FROM orders WHERE company_id = $1 AND status IN ('new', 'in_route') LIMIT $2) AS open`,
-      [companyId, cap],
-    );
+  /**
+   * The company's open orders from open_order_counts (migration 122: kept by a trigger deferred to
+   * commit), O(1). The row is locked FOR UPDATE: in a transaction, another create of the company
+   * waits here until this one commits, then reads the count with its orders in it.
+   */
+  async countOpen(companyId: number): Promise<number> {
+    await this.db.run('INSERT INTO open_order_counts (company_id, n) VALUES ($1, 0) ON CONFLICT (company_id) DO NOTHING', [companyId]);
+    const row = await this.db.one<{ n: number }>('SELECT n FROM open_order_counts WHERE company_id = $1 FOR UPDATE', [companyId]);
     return Number(row?.n ?? 0);
   }
 

@@ -23,9 +23,10 @@ import { PgPlanningStore, type PlanningPublisher } from './planning.js';
 import { PgRouteRepository } from './routes.js';
 import { PgWebhookRepository } from './webhooks.js';
 import { publishIn } from '../../webhooks/publish.js';
+import type { OutboxQuota } from '../types.js';
 
 /** The repositories on a Conn: the pool (each call on its own) or one transaction's client. */
-export function pgRepositories(db: Conn): Repositories {
+export function pgRepositories(db: Conn, outboxQuota?: OutboxQuota): Repositories {
   return {
     companies: new PgCompanyRepository(db),
     apiKeys: new PgApiKeyRepository(db),
@@ -35,7 +36,7 @@ export function pgRepositories(db: Conn): Repositories {
     geocodeQueue: new PgGeocodeQueueRepository(db),
     webhooks: new PgWebhookRepository(db),
     routes: new PgRouteRepository(db),
-    outbox: new PgWebhookOutbox(db),
+    outbox: new PgWebhookOutbox(db, outboxQuota),
   };
 }
 
@@ -44,6 +45,8 @@ export interface PgOpenOptions extends PoolOptions {
   migrations?: PgMigration[];
   /** The planning store's publish hook (PgPlanningStore.setPublisher). */
   publish?: PlanningPublisher;
+  /** The outbox's pending-deliveries quota per subscription (default DEFAULT_MAX_PENDING_DELIVERIES). */
+  outboxQuota?: OutboxQuota;
 }
 
 export class PgStore implements StorePort {
@@ -61,9 +64,9 @@ export class PgStore implements StorePort {
   private readonly db: PoolConn;
   private closed = false;
 
-  private constructor(readonly pool: pg.Pool, publish?: PlanningPublisher) {
+  private constructor(readonly pool: pg.Pool, publish?: PlanningPublisher, private readonly outboxQuota?: OutboxQuota) {
     this.db = new PoolConn(pool);
-    const repos = pgRepositories(this.db) as {
+    const repos = pgRepositories(this.db, outboxQuota) as {
       companies: PgCompanyRepository;
       apiKeys: PgApiKeyRepository;
       warehouses: PgWarehouseRepository;
@@ -84,7 +87,7 @@ export class PgStore implements StorePort {
     this.routes = repos.routes;
     this.outbox = repos.outbox;
     // by default the job layer's webhooks are written like every other event's (publishIn)
-    this.planning = new PgPlanningStore(this.db, pgRepositories, publish ?? ((tx, companyId, event, data) => publishIn(tx, companyId, event, data).then(() => undefined)));
+    this.planning = new PgPlanningStore(this.db, (db) => pgRepositories(db, outboxQuota), publish ?? ((tx, companyId, event, data) => publishIn(tx, companyId, event, data).then(() => undefined)));
   }
 
   /** Connects to `url` (postgres://USER@HOST:PORT/DB), migrates, and answers the store. */
@@ -96,11 +99,11 @@ export class PgStore implements StorePort {
       await pool.end().catch(() => {});
       throw error;
     }
-    return new PgStore(pool, options.publish);
+    return new PgStore(pool, options.publish, options.outboxQuota);
   }
 
   transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
-    return this.db.atomic((tx) => fn(pgRepositories(tx)));
+    return this.db.atomic((tx) => fn(pgRepositories(tx, this.outboxQuota)));
   }
 
   /** Housekeeping: delivered webhooks older than `before` (epoch ms), at most `limit`; how many went. */

@@ -2,6 +2,7 @@ import { Database, type Statement } from './driver.js';
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { migrations as defaultMigrations, type Migration } from './migrations.js';
+import type { OutboxQuota } from '../types.js';
 
 export type Db = Database;
 
@@ -12,6 +13,8 @@ export interface OpenOptions {
   busyTimeoutMs?: number;
   /** Extra migrations appended after the built-in ones (tests, later parts of the service). */
   migrations?: Migration[];
+  /** The outbox's pending-deliveries quota per subscription (default DEFAULT_MAX_PENDING_DELIVERIES). */
+  outboxQuota?: OutboxQuota;
 }
 
 /**

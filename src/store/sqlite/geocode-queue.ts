@@ -1,6 +1,8 @@
 import { prepare, type Db } from './db.js';
 import type { GeocodeTask } from '../types.js';
 
+const TASK_COLUMNS = 'id, order_id, address, attempts, next_attempt_at, last_error, created_at';
+
 /**
  * The persisted geocoding queue: one row per order whose address waits for coordinates. A row
  * leaves the queue only when its result is written (in the same transaction), so a crash or a
@@ -11,14 +13,31 @@ import type { GeocodeTask } from '../types.js';
  * once; a process that dies leaves its leases to run out, and the tasks are due again. Tasks the
  * owner holds already (claimed, not yet looked up) are due to it again, claimed anew.
  */
+/** The statements of a look, each one index range named with INDEXED BY (see sqlite/outbox.ts; test/store/queue-plans.test.ts checks their plans). */
+export const GEOCODE_LOOK_SQL = {
+  /** The next company (by id) with a queued task: one seek on geocode_queue_company_due. */
+  nextCompany: 'SELECT company_id AS id FROM geocode_queue INDEXED BY geocode_queue_company_due WHERE company_id > ? ORDER BY company_id LIMIT 1',
+  /** The company's due tasks no other owner holds, oldest first (geocode_queue_company_due). */
+  dueOfCompany: `SELECT ${TASK_COLUMNS} FROM geocode_queue INDEXED BY geocode_queue_company_due
+     WHERE company_id = ? AND next_attempt_at <= ? AND (COALESCE(lease_until, '') <= ? OR lease_owner = ?)
+     ORDER BY next_attempt_at, id LIMIT ?`,
+  /** The earliest end of a live lease (geocode_queue_leased) ... */
+  nextLeaseEnd: 'SELECT MIN(lease_until) AS t FROM geocode_queue INDEXED BY geocode_queue_leased WHERE lease_until > ?',
+  /** ... and the earliest try of a task no live lease holds (geocode_queue_due). */
+  nextTry: `SELECT next_attempt_at AS t FROM geocode_queue INDEXED BY geocode_queue_due WHERE COALESCE(lease_until, '') <= ? ORDER BY next_attempt_at LIMIT 1`,
+} as const;
+
 export class GeocodeQueueRepository {
   constructor(private readonly db: Db) {}
 
   /** Queues the order's address, replacing any earlier pending task of the order. */
   enqueue(orderId: number, address: string, now: string): void {
     prepare(this.db, 'DELETE FROM geocode_queue WHERE order_id = ?').run(orderId);
-    prepare(this.db, 'INSERT INTO geocode_queue (order_id, address, next_attempt_at, created_at) VALUES (?, ?, ?, ?)')
-      .run(orderId, address, now, now);
+    // the order's company beside the task: the look walks the queue by company (migration 121)
+    prepare(
+      this.db,
+      'INSERT INTO geocode_queue (order_id, company_id, address, next_attempt_at, created_at) SELECT ?, company_id, ?, ?, ? FROM orders WHERE id = ?',
+    ).run(orderId, address, now, now, orderId);
   }
 
   cancelForOrder(orderId: number): void {
@@ -28,17 +47,21 @@ export class GeocodeQueueRepository {
   /**
    * Tasks due at `now`, companies taking turns: each company's oldest due task, then each one's
    * second, and so on, so one company's 500-order upload cannot hold back another's one order.
+   * The look does not grow with the queue (issue 38, item 2): the companies with tasks are walked
+   * on the (company_id, next_attempt_at, id) index, one seek each, and at most `limit` tasks of
+   * each are read from it.
    */
   due(now: string, limit: number, lease?: { owner: string; until: string }): GeocodeTask[] {
     const find = () => {
-      const tasks = prepare(
-        this.db,
-        `SELECT id, order_id, address, attempts, next_attempt_at, last_error, created_at FROM (
-           SELECT q.*, ROW_NUMBER() OVER (PARTITION BY o.company_id ORDER BY q.next_attempt_at, q.id) AS turn
-           FROM geocode_queue q JOIN orders o ON o.id = q.order_id
-           WHERE q.next_attempt_at <= ? AND (COALESCE(q.lease_until, '') <= ? OR q.lease_owner = ?))
-         ORDER BY turn, next_attempt_at, id LIMIT ?`,
-      ).all(now, now, lease?.owner ?? null, limit) as GeocodeTask[];
+      const next = prepare(this.db, GEOCODE_LOOK_SQL.nextCompany);
+      const ofCompany = prepare(this.db, GEOCODE_LOOK_SQL.dueOfCompany);
+      const ranked: Array<{ task: GeocodeTask; turn: number }> = [];
+      for (let c = next.get(-1) as { id: number } | undefined; c; c = next.get(c.id) as { id: number } | undefined) {
+        const tasks = ofCompany.all(c.id, now, now, lease?.owner ?? null, limit) as GeocodeTask[];
+        tasks.forEach((task, turn) => ranked.push({ task, turn }));
+      }
+      ranked.sort((a, b) => a.turn - b.turn || (a.task.next_attempt_at < b.task.next_attempt_at ? -1 : a.task.next_attempt_at > b.task.next_attempt_at ? 1 : a.task.id - b.task.id));
+      const tasks = ranked.slice(0, limit).map((r) => r.task);
       if (lease) {
         const claim = prepare(this.db, 'UPDATE geocode_queue SET lease_owner = ?, lease_until = ? WHERE id = ?');
         for (const t of tasks) claim.run(lease.owner, lease.until, t.id);
@@ -50,11 +73,10 @@ export class GeocodeQueueRepository {
 
   /** When the next task becomes due (or a lease on one runs out), or undefined when the queue is empty. */
   nextDueAt(now = new Date().toISOString()): string | undefined {
-    const row = prepare(
-      this.db,
-      `SELECT MIN(CASE WHEN COALESCE(lease_until, '') > ? THEN lease_until ELSE next_attempt_at END) AS t FROM geocode_queue`,
-    ).get(now) as { t: string | null };
-    return row.t ?? undefined;
+    const leaseEnd = (prepare(this.db, GEOCODE_LOOK_SQL.nextLeaseEnd).get(now) as { t: string | null }).t;
+    const nextTry = (prepare(this.db, GEOCODE_LOOK_SQL.nextTry).get(now) as { t: string } | undefined)?.t ?? null;
+    if (leaseEnd === null) return nextTry ?? undefined;
+    return nextTry === null || leaseEnd < nextTry ? leaseEnd : nextTry;
   }
 
   /** The owner holding the task's lease, or null. */
@@ -69,7 +91,7 @@ export class GeocodeQueueRepository {
   }
 
   get(id: number): GeocodeTask | undefined {
-    return prepare(this.db, 'SELECT * FROM geocode_queue WHERE id = ?').get(id) as GeocodeTask | undefined;
+    return prepare(this.db, `SELECT ${TASK_COLUMNS} FROM geocode_queue WHERE id = ?`).get(id) as GeocodeTask | undefined;
   }
 
   remove(id: number): void {
@@ -82,7 +104,7 @@ export class GeocodeQueueRepository {
   }
 
   pending(): GeocodeTask[] {
-    return prepare(this.db, 'SELECT * FROM geocode_queue ORDER BY id').all() as GeocodeTask[];
+    return prepare(this.db, `SELECT ${TASK_COLUMNS} FROM geocode_queue ORDER BY id`).all() as GeocodeTask[];
   }
 
   count(): number {

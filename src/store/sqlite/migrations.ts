@@ -3,7 +3,6 @@
  * Append new migrations at the end; never edit one that has shipped. Later parts of the service
  * (planning jobs, routes, stops, positions, webhook outbox) add their tables as new versions.
  */
-import { webhookOutboxSchema } from '../../webhooks/outbox.js';
 
 export interface Migration {
   version: number;
@@ -85,7 +84,23 @@ const PLANNING: Migration = {
       received_at TEXT NOT NULL
     );
     CREATE INDEX vehicle_positions_latest ON vehicle_positions(vehicle_id, timestamp, id);
-    ${webhookOutboxSchema}
+    -- the webhook outbox (its SQL once lived in src/webhooks/outbox.ts; the same text)
+    CREATE TABLE IF NOT EXISTS webhook_deliveries (
+      id TEXT PRIMARY KEY,
+      subscription_id INTEGER NOT NULL,
+      url TEXT NOT NULL,
+      secret TEXT NOT NULL,
+      event TEXT NOT NULL,
+      body TEXT NOT NULL,
+      status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed')),
+      attempts INTEGER NOT NULL DEFAULT 0,
+      next_attempt_at INTEGER NOT NULL,
+      last_error TEXT NOT NULL DEFAULT '',
+      created_at INTEGER NOT NULL,
+      delivered_at INTEGER
+    );
+    CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at);
+
   `,
 };
 
@@ -322,6 +337,53 @@ export const migrations: Migration[] = [
     sql: `
       ALTER TABLE vehicles ADD COLUMN breaks TEXT NOT NULL DEFAULT '[]';
       ALTER TABLE routes ADD COLUMN breaks TEXT NOT NULL DEFAULT '[]';
+    `,
+  },
+  {
+    version: 120,
+    name: 'webhook outbox looks on indexes: pending deliveries by subscription and due time, live leases by subscription',
+    sql: `
+      CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (subscription_id, next_attempt_at, created_at, id) WHERE status = 'pending';
+      CREATE INDEX webhook_deliveries_leased ON webhook_deliveries (subscription_id, lease_until) WHERE status = 'pending' AND lease_until IS NOT NULL;
+    `,
+  },
+  {
+    version: 121,
+    name: 'geocoding queue looks on indexes: the company of each task, tasks by company and due time, live leases',
+    sql: `
+      ALTER TABLE geocode_queue ADD COLUMN company_id INTEGER;
+      UPDATE geocode_queue SET company_id = (SELECT o.company_id FROM orders o WHERE o.id = geocode_queue.order_id);
+      CREATE INDEX geocode_queue_company_due ON geocode_queue (company_id, next_attempt_at, id);
+      CREATE INDEX geocode_queue_leased ON geocode_queue (lease_until) WHERE lease_until IS NOT NULL;
+    `,
+  },
+  {
+    version: 122,
+    name: 'open orders per company: on SQLite the sum of order_counts (migration 101) for new and in_route, exact and O(1)',
+    sql: `SELECT 1;`,
+  },
+  {
+    version: 123,
+    name: 'pending webhook deliveries per subscription, kept by triggers (the pending-deliveries quota, the backlog metric)',
+    sql: `
+      CREATE TABLE webhook_pending_counts (
+        subscription_id INTEGER PRIMARY KEY,
+        n INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      INSERT INTO webhook_pending_counts (subscription_id, n)
+        SELECT subscription_id, COUNT(*) FROM webhook_deliveries WHERE status = 'pending' GROUP BY subscription_id;
+      CREATE TRIGGER webhook_pending_insert AFTER INSERT ON webhook_deliveries WHEN NEW.status = 'pending' BEGIN
+        INSERT INTO webhook_pending_counts (subscription_id, n) VALUES (NEW.subscription_id, 1)
+          ON CONFLICT (subscription_id) DO UPDATE SET n = n + 1;
+      END;
+      CREATE TRIGGER webhook_pending_update AFTER UPDATE OF status ON webhook_deliveries
+        WHEN (OLD.status = 'pending') <> (NEW.status = 'pending') BEGIN
+        INSERT INTO webhook_pending_counts (subscription_id, n) VALUES (NEW.subscription_id, CASE WHEN NEW.status = 'pending' THEN 1 ELSE -1 END)
+          ON CONFLICT (subscription_id) DO UPDATE SET n = n + excluded.n;
+      END;
+      CREATE TRIGGER webhook_pending_delete AFTER DELETE ON webhook_deliveries WHEN OLD.status = 'pending' BEGIN
+        UPDATE webhook_pending_counts SET n = n - 1 WHERE subscription_id = OLD.subscription_id;
+      END;
     `,
   },
 ];

@@ -59,12 +59,10 @@ export class OrderRepository {
   }
 
   /** A page of the company's orders, newest first, and the total count of the filtered set. */
-  /** Orders of the company in status new or in_route, counted up to `cap` (the quota check reads no further). */
-  countOpen(companyId: number, cap: number): number {
+  /** Orders of the company in status new or in_route, from order_counts (kept by triggers, migration 101): O(1), and exact, SQLite's writers taking turns. */
+  countOpen(companyId: number): number {
     return (
-      this.db
-        .prepare(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM orders WHERE company_id = ? AND status IN ('new', 'in_route') LIMIT ?)`)
-        .get(companyId, cap) as { n: number }
+      prepare(this.db, `SELECT COALESCE(SUM(n), 0) AS n FROM order_counts WHERE company_id = ? AND status IN ('new', 'in_route')`).get(companyId) as { n: number }
     ).n;
   }
 

@@ -8,7 +8,7 @@
  */
 import type { JobRecord, PlanningEvent } from '../../jobs/ports.js';
 import { toJobView } from '../../jobs/view.js';
-import { SqliteWebhookOutbox } from '../../webhooks/outbox.js';
+import { SqliteWebhookOutbox } from './outbox.js';
 import { deliveriesFor } from '../../webhooks/publish.js';
 import type { Db } from './db.js';
 import { SqlitePlanningStore } from './planning.js';
@@ -22,10 +22,12 @@ export class OutboxPlanningStore extends SqlitePlanningStore {
     private readonly database: Db,
     /** Each event written (tests count them). */
     private readonly onPublished?: (companyId: number, event: PlanningEvent) => void,
+    /** The store's outbox (its quota); by default one of its own on the connection. */
+    outbox?: SqliteWebhookOutbox,
   ) {
     super(database);
     this.webhooks = new WebhookRepository(database);
-    this.outbox = new SqliteWebhookOutbox(database);
+    this.outbox = outbox ?? new SqliteWebhookOutbox(database);
   }
 
   protected override publish(companyId: number, event: PlanningEvent, data: unknown): void {

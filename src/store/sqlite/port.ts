@@ -8,7 +8,6 @@
  * its statements only.
  */
 import type { PlanCommitTx, PlanningStore } from '../../jobs/ports.js';
-import { SqliteWebhookOutbox } from '../../webhooks/outbox.js';
 import { OutboxPlanningStore } from './planning-outbox.js';
 import type { Async, Repositories, StorePort } from '../port.js';
 import type { ApiKeysPort, CompaniesPort, GeocodeQueuePort, OrdersPort, OutboxPort, RoutesPort, VehiclesPort, WarehousesPort, WebhooksPort } from '../ports.js';
@@ -17,6 +16,7 @@ import type { CompanyRepository } from './companies.js';
 import type { VehicleRepository, WarehouseRepository } from './fleet.js';
 import type { GeocodeQueueRepository } from './geocode-queue.js';
 import type { OrderRepository } from './orders.js';
+import type { SqliteWebhookOutbox } from './outbox.js';
 import type { RouteRepository } from './routes.js';
 import type { WebhookRepository } from './webhooks.js';
 import type { Store } from './store.js';
@@ -66,7 +66,6 @@ export class SqliteStorePort implements StorePort {
   private open: Promise<void> | undefined;
 
   constructor(readonly store: Store) {
-    const outbox = new SqliteWebhookOutbox(store.db);
     const raw = {
       companies: store.companies,
       apiKeys: store.apiKeys,
@@ -76,7 +75,7 @@ export class SqliteStorePort implements StorePort {
       geocodeQueue: store.geocodeQueue,
       webhooks: store.webhooks,
       routes: store.routes,
-      outbox,
+      outbox: store.outbox,
     };
     const outside = () => this.open;
     const inside = () => undefined;
@@ -89,7 +88,7 @@ export class SqliteStorePort implements StorePort {
     this.webhooks = gated(raw.webhooks, outside);
     this.routes = gated(raw.routes, outside);
     this.outbox = gated(raw.outbox, outside);
-    const planning = new OutboxPlanningStore(store.db);
+    const planning = new OutboxPlanningStore(store.db, undefined, store.outbox);
     const gatedPlanning = gated(planning, outside);
     // a plan commit is a transaction across awaits (src/jobs/commit.ts): it holds the gate as
     // transaction() does, and its primitives run on the connection directly

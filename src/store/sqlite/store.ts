@@ -4,8 +4,10 @@ import { openDatabase, type Db, type OpenOptions } from './db.js';
 import { VehicleRepository, WarehouseRepository } from './fleet.js';
 import { GeocodeQueueRepository } from './geocode-queue.js';
 import { OrderRepository } from './orders.js';
+import { SqliteWebhookOutbox } from './outbox.js';
 import { RouteRepository } from './routes.js';
 import { WebhookRepository } from './webhooks.js';
+import type { OutboxQuota } from '../types.js';
 
 /** The SQLite store: one connection, one repository per aggregate. */
 export class Store {
@@ -18,8 +20,10 @@ export class Store {
   readonly webhooks: WebhookRepository;
   /** Routes, stops and vehicle positions (read API, dispatch API). */
   readonly routes: RouteRepository;
+  /** The webhook outbox (outbox.ts). */
+  readonly outbox: SqliteWebhookOutbox;
 
-  constructor(readonly db: Db) {
+  constructor(readonly db: Db, outboxQuota?: OutboxQuota) {
     this.companies = new CompanyRepository(db);
     this.apiKeys = new ApiKeyRepository(db);
     this.warehouses = new WarehouseRepository(db);
@@ -28,10 +32,11 @@ export class Store {
     this.geocodeQueue = new GeocodeQueueRepository(db);
     this.webhooks = new WebhookRepository(db);
     this.routes = new RouteRepository(db);
+    this.outbox = new SqliteWebhookOutbox(db, outboxQuota);
   }
 
   static open(path: string, options?: OpenOptions): Store {
-    return new Store(openDatabase(path, options));
+    return new Store(openDatabase(path, options), options?.outboxQuota);
   }
 
   /**
