@@ -737,8 +737,8 @@ export interface components {
             /** @description cubic metres: a decimal string with 3 decimals */
             total_volume_m3: string;
             stops: components["schemas"]["Stop"][];
-            /** @description the driver's planned breaks; present when the route's vehicle has breaks */
-            breaks?: {
+            /** @description the driver's planned breaks (empty when the route's vehicle has none) */
+            breaks: {
                 /**
                  * Format: date-time
                  * @description ISO 8601 UTC with a trailing Z

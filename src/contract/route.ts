@@ -50,7 +50,7 @@ export const routeSchema = z
   .strictObject({
     ...routeFields,
     stops: z.array(stopSchema),
-    breaks: z.array(routeBreakSchema).optional().describe("the driver's planned breaks; present when the route's vehicle has breaks"),
+    breaks: z.array(routeBreakSchema).describe("the driver's planned breaks (empty when the route's vehicle has none)"),
   })
   .describe('A route with its stops in order');
 

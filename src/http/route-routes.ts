@@ -68,7 +68,7 @@ export function serializeStop(s: StopRow): StopView {
 
 export function serializeRouteDetail(r: RouteRow, stops: StopRow[]): RouteView {
   const breaks = r.breaks === undefined ? [] : (JSON.parse(r.breaks) as Array<{ start: string; end: string }>);
-  return { ...serializeRoute(r), stops: stops.map(serializeStop), ...(breaks.length > 0 ? { breaks } : {}) };
+  return { ...serializeRoute(r), stops: stops.map(serializeStop), breaks };
 }
 
 /** The tracking position: plain JSON numbers (2.5). */

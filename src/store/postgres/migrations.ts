@@ -329,8 +329,8 @@ export const pgMigrations: PgMigration[] = [
     version: 110,
     name: 'driver breaks: a vehicle\'s breaks (JSON [{start, end, minutes}]) and a route\'s planned breaks (JSON [{start, end}])',
     sql: `
-      ALTER TABLE vehicles ADD COLUMN breaks TEXT NOT NULL DEFAULT '[]';
-      ALTER TABLE routes ADD COLUMN breaks TEXT NOT NULL DEFAULT '[]';
+      ALTER TABLE vehicles ADD COLUMN breaks ${T} NOT NULL DEFAULT '[]';
+      ALTER TABLE routes ADD COLUMN breaks ${T} NOT NULL DEFAULT '[]';
     `,
   },
   {
