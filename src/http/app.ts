@@ -184,7 +184,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   );
   app.register(
     async (internal) => {
-      registerDispatchRoutes(internal, { store, orders, clock: options.clock, maxPositionsPerMinute: options.quotas?.maxPositionsPerMinute });
+      registerDispatchRoutes(internal, { store, orders, jobs: options.jobs, clock: options.clock, maxPositionsPerMinute: options.quotas?.maxPositionsPerMinute });
       registerFleetRoutes(internal, store);
     },
     { prefix: INTERNAL_PREFIX },
