@@ -551,7 +551,9 @@
       return;
     }
     state.confirming = null;
-    await startReplan(`vehicles/${van.id}/unavailable`, {});
+    // out from now on today; from the start of the day on a later date (in this browser's zone)
+    const body = state.date > today() ? { from: new Date(`${state.date}T00:00:00`).toISOString() } : {};
+    await startReplan(`vehicles/${van.id}/unavailable`, body);
   }
 
   function showMoves(job) {
