@@ -436,11 +436,12 @@
       bar.max = 1;
       bar.value = 1;
     } else bar.removeAttribute('value'); // indeterminate: the job does not report a fraction
-    let text = `Planning job ${job.job_id}: ${job.status} (${secs} s)`;
+    const label = state.replan?.id === job.job_id ? 'Re-plan job' : 'Planning job';
+    let text = `${label} ${job.job_id}: ${job.status} (${secs} s)`;
     if (job.status === 'done') {
       const s = job.result.summary;
       text = `Planning job ${job.job_id} done in ${took}: ${s.route_count} route${s.route_count === 1 ? '' : 's'}, ${s.unassigned_count} unassigned.`;
-    } else if (job.status === 'failed') text = `Planning job ${job.job_id} failed: ${job.error}`;
+    } else if (job.status === 'failed') text = `${label} ${job.job_id} failed: ${job.error}`;
     $('job-status').textContent = text;
     $('job').dataset.status = job.status;
   }

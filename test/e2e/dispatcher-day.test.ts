@@ -172,7 +172,7 @@ describe.skipIf(!browser)('the dispatcher page: the day as it happens, in headle
     await page.click(button);
     expect(await page.textContent(button)).toBe('Confirm: out of service');
     await page.click(button);
-    await page.waitForSelector('#job-status:has-text("Re-plan job")', { timeout: 60_000 });
+    await page.waitForSelector('#job-status:has-text(" done: ")', { timeout: 60_000 });
     const m = /^Re-plan job (\d+) done: (\d+) orders? moved to another route, (\d+) placed, (\d+) could not be placed\.$/.exec((await page.textContent('#job-status'))!);
     expect(m).not.toBeNull();
     const job = (await call('GET', `${PUBLIC}/planning/jobs/${m![1]}/`)).body;
@@ -196,8 +196,9 @@ describe.skipIf(!browser)('the dispatcher page: the day as it happens, in headle
   });
 
   it('re-plans the day: the new orders that fit are placed, the heavy one is not, and the page says so', async () => {
+    const previous = await page.textContent('#job-status');
     await page.click('#replan');
-    await page.waitForSelector('#job-status:has-text("Re-plan job")', { timeout: 60_000 });
+    await expect.poll(async () => { const t = (await page.textContent('#job-status'))!; return t !== previous && / done: /.test(t); }, { timeout: 60_000, interval: 50 }).toBe(true);
     const text = (await page.textContent('#job-status'))!;
     const m = /^Re-plan job (\d+) done: (\d+) orders? moved to another route, (\d+) placed, (\d+) could not be placed\.$/.exec(text);
     expect(m, text).not.toBeNull();
