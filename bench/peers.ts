@@ -287,14 +287,16 @@ async function main(): Promise<void> {
   writeFileSync(join(root, `bench/results/${tag}.json`), JSON.stringify({ set, seconds, threads, contention, seed, runs, peerRuns, names, solvers, started, load0, load1, results }, null, 1) + '\n');
   if (flag('write')) {
     const file = join(root, 'bench/RESULTS.md');
-    const heading = '## Issue 42, session 26: side by side with PyVRP, cold, one core each (bench/peers.ts)';
-    const start = `<!-- ${tag}:start -->`;
-    const end = `<!-- ${tag}:end -->`;
+    // session 27's section (session 26's tables stay above it as they were)
+    const heading = '## Issue 42, session 27: side by side with PyVRP, cold, one core each (bench/peers.ts)';
+    const sectionEnd = '<!-- peers-s27:end -->';
+    const start = `<!-- s27-${tag}:start -->`;
+    const end = `<!-- s27-${tag}:end -->`;
     const block = `${start}\n### ${set}, ${seconds} s, ${oursLabel}\n\n${text}\n${end}`;
     let doc = readFileSync(file, 'utf8');
-    if (!doc.includes(heading)) doc = doc.trimEnd() + `\n\n${heading}\n\n<!-- peers:end -->\n`;
+    if (!doc.includes(heading)) doc = doc.trimEnd() + `\n\n${heading}\n\n${sectionEnd}\n`;
     if (doc.includes(start)) doc = doc.slice(0, doc.indexOf(start)) + block + doc.slice(doc.indexOf(end) + end.length);
-    else doc = doc.replace('<!-- peers:end -->', `${block}\n\n<!-- peers:end -->`);
+    else doc = doc.replace(sectionEnd, `${block}\n\n${sectionEnd}`);
     writeFileSync(file, doc);
   }
 }

@@ -8,6 +8,7 @@
   const JOB = 'delivery-planner.job';
   const REASONS = 'delivery-planner.unassigned'; // order id -> reason, from the jobs seen in this tab
   const API = new URL('../api/public/v1/', location.href);
+  const INTERNAL = new URL('../api/internal/v1/', location.href); // the dispatch API
   const TRACKING_EVERY_MS = 30_000; // the contract: data does not change more often
   const JOB_POLL_MS = 1_000;
   const MAX_JOB_ORDERS = 500;
@@ -40,6 +41,9 @@
     seq: 0, // the current load; older answers are dropped
     trackingTimer: 0,
     jobTimer: 0,
+    vans: [], // the company's vehicles with their route on the date (dispatch API), or null without the scope
+    replan: null, // { id, before }: the re-plan job followed now and where each order was before it
+    confirming: null, // the van whose "out of service" waits for its confirming click
   };
 
   // ---- the API -------------------------------------------------------------------------------
@@ -65,10 +69,10 @@
     }
   }
 
-  async function api(method, path, body, headers = {}) {
+  async function api(method, path, body, headers = {}, base = API) {
     const key = sessionStorage.getItem(KEY);
     if (!key) throw new ApiError(401, 'Enter an API key first.');
-    const url = new URL(path, API);
+    const url = new URL(path, base);
     if (url.origin !== location.origin) throw new ApiError(0, `Refusing to send the key to ${url.origin}.`);
     let res;
     try {
@@ -99,11 +103,11 @@
   }
 
   /** Every item of a paginated list, following `next` (same origin only). */
-  async function allPages(path) {
+  async function allPages(path, base = API) {
     const items = [];
     let next = path;
     while (next) {
-      const page = await api('GET', next);
+      const page = await api('GET', next, undefined, {}, base);
       items.push(...page.results);
       next = page.next;
     }
@@ -127,6 +131,10 @@
   const map = L.map('map', { zoomControl: true, attributionControl: true }).setView([20, 0], 2);
   L.control.scale({ imperial: false }).addTo(map);
   const layers = L.layerGroup().addTo(map);
+  map.on('click', (e) => {
+    $('quote-lat').value = e.latlng.lat.toFixed(6);
+    $('quote-lon').value = e.latlng.lng.toFixed(6);
+  });
   let vehicleMarker = null;
 
   function mapNote(text) {
@@ -278,6 +286,8 @@
     const n = Math.min(plannable().length, MAX_JOB_ORDERS);
     const button = $('plan');
     button.disabled = n === 0 || state.jobTimer !== 0;
+    // a re-plan needs routes to re-plan (new orders alone are what "Plan" is for)
+    $('replan').disabled = state.jobTimer !== 0 || !state.routes.some((r) => r.status === 'planned' || r.status === 'active');
     button.textContent = n === 0 ? 'No new orders to plan' : `Plan ${n} new order${n === 1 ? '' : 's'} of ${state.date}`;
   }
 
@@ -296,9 +306,16 @@
         .then((list) => list.filter((o) => o.delivery_date === date).sort((a, b) => a.id - b.id))
         .catch((err) => ((problem ??= err), [])),
     ]);
+    // the vans need dispatch:write: a key without it sees the rest of the page all the same
+    const vans = await allPages(`vehicles/?date=${date}&page_size=200`, INTERNAL).catch((err) => {
+      if (err.status !== 403) problem ??= err;
+      return null;
+    });
     if (seq !== state.seq) return;
     state.routes = routes;
     state.orders = orders;
+    state.vans = vans;
+    renderVans();
     if (!routes.some((r) => r.id === state.selected)) selectNone();
     renderRoutes();
     renderOrders();
@@ -419,11 +436,12 @@
       bar.max = 1;
       bar.value = 1;
     } else bar.removeAttribute('value'); // indeterminate: the job does not report a fraction
-    let text = `Planning job ${job.job_id}: ${job.status} (${secs} s)`;
+    const label = state.replan?.id === job.job_id ? 'Re-plan job' : 'Planning job';
+    let text = `${label} ${job.job_id}: ${job.status} (${secs} s)`;
     if (job.status === 'done') {
       const s = job.result.summary;
       text = `Planning job ${job.job_id} done in ${took}: ${s.route_count} route${s.route_count === 1 ? '' : 's'}, ${s.unassigned_count} unassigned.`;
-    } else if (job.status === 'failed') text = `Planning job ${job.job_id} failed: ${job.error}`;
+    } else if (job.status === 'failed') text = `${label} ${job.job_id} failed: ${job.error}`;
     $('job-status').textContent = text;
     $('job').dataset.status = job.status;
   }
@@ -448,6 +466,11 @@
           }
           if (saved.date === state.date) await load(false);
           else renderOrders();
+          if (state.replan?.id === saved.id) {
+            if (job.status === 'done' && saved.date === state.date) showMoves(job);
+            state.replan = null;
+          }
+          renderVans();
           return;
         }
       } catch (err) {
@@ -463,6 +486,136 @@
       state.jobTimer = setTimeout(tick, delay);
     };
     state.jobTimer = setTimeout(tick, JOB_POLL_MS);
+  }
+
+  // ---- the day as it happens: vans, re-planning, quotes ----------------------------------------
+  function renderVans() {
+    const list = $('vans');
+    list.replaceChildren();
+    if (state.vans === null) {
+      $('fleet-count').textContent = '';
+      list.append(el('li', 'empty', 'The vans need a key with dispatch:write.'));
+      return;
+    }
+    $('fleet-count').textContent = `(${state.vans.length})`;
+    if (state.vans.length === 0) list.append(el('li', 'empty', 'No vehicles.'));
+    for (const van of state.vans) {
+      const route = state.routes.find((r) => r.id === van.route_id);
+      const item = el('li');
+      item.dataset.vehicle = String(van.id);
+      const text = el('div');
+      text.append(
+        el('div', 'name', van.name),
+        el('div', 'figures', !van.active ? 'inactive' : route ? `${route.name}: ${route.status}` : van.route_id ? `route ${van.route_id}: ${van.route_status}` : 'no route on this date'),
+      );
+      item.append(text);
+      if (van.route_status === 'planned' || van.route_status === 'active') {
+        const confirming = state.confirming === van.id;
+        const button = el('button', confirming ? 'confirm' : '', confirming ? 'Confirm: out of service' : 'Out of service');
+        button.type = 'button';
+        button.disabled = state.jobTimer !== 0;
+        button.addEventListener('click', () => void outOfService(van));
+        item.append(button);
+      }
+      list.append(item);
+    }
+  }
+
+  /** Where each order of the date's routes is now: order id -> route name. */
+  function placement() {
+    const at = new Map();
+    for (const route of state.routes) for (const stop of route.stops) if (stop.order_id !== null) at.set(stop.order_id, route.name);
+    return at;
+  }
+
+  /** Starts a re-plan job (POST to the dispatch API) and follows it; what moved is shown when it ends. */
+  async function startReplan(path, body) {
+    $('replan').disabled = true;
+    try {
+      const job = await api('POST', path, body, {}, INTERNAL);
+      state.replan = { id: job.job_id, before: placement(), external: new Map(state.routes.flatMap((r) => r.stops.filter((s) => s.order_id !== null).map((s) => [s.order_id, s.order_external_id]))) };
+      for (const o of state.orders) state.replan.external.set(o.id, o.external_id);
+      $('moves').hidden = true;
+      follow(job, state.date);
+      renderVans();
+    } catch (err) {
+      fail(err);
+      renderOrders();
+    }
+  }
+
+  async function outOfService(van) {
+    if (state.confirming !== van.id) {
+      // one click arms, the second sends: a van out of service moves its whole day
+      state.confirming = van.id;
+      renderVans();
+      return;
+    }
+    state.confirming = null;
+    // out from now on today; from the start of the day on a later date (in this browser's zone)
+    const body = state.date > today() ? { from: new Date(`${state.date}T00:00:00`).toISOString() } : {};
+    await startReplan(`vehicles/${van.id}/unavailable`, body);
+  }
+
+  function showMoves(job) {
+    const list = $('moves');
+    list.replaceChildren();
+    const { before, external } = state.replan;
+    const after = placement();
+    const name = (id) => (external.get(id) ? `${external.get(id)} (#${id})` : `#${id}`);
+    let moved = 0;
+    let placed = 0;
+    for (const [id, route] of after) {
+      const was = before.get(id);
+      if (was === undefined) {
+        placed++;
+        list.append(el('li', 'placed', `order ${name(id)} placed on ${route}`));
+      } else if (was !== route) {
+        moved++;
+        list.append(el('li', 'moved', `order ${name(id)}: ${was} → ${route}`));
+      }
+    }
+    const unplaced = job.result.unassigned || [];
+    for (const u of unplaced) list.append(el('li', 'unplaced', `order ${name(u.order_id)} could not be placed: ${REASON_TEXT[u.reason] || u.reason}`));
+    if (list.children.length === 0) list.append(el('li', 'empty', 'Nothing had to move.'));
+    list.hidden = false;
+    $('job-status').textContent = `Re-plan job ${job.job_id} done: ${moved} order${moved === 1 ? '' : 's'} moved to another route, ${placed} placed, ${unplaced.length} could not be placed.`;
+  }
+
+  async function quote() {
+    const out = $('quote-answer');
+    const lat = Number($('quote-lat').value);
+    const lon = Number($('quote-lon').value);
+    const weight = $('quote-weight').value.trim();
+    if (!Number.isFinite(lat) || !Number.isFinite(lon) || $('quote-lat').value.trim() === '' || $('quote-lon').value.trim() === '') {
+      out.className = 'infeasible';
+      out.textContent = 'Give a point: latitude and longitude (or click the map).';
+      out.hidden = false;
+      return;
+    }
+    const body = { date: state.date, lat, lon };
+    if (weight !== '' && Number(weight) > 0) body.weight = Number(weight);
+    if ($('quote-from').value) body.time_window_start = $('quote-from').value;
+    if ($('quote-to').value) body.time_window_end = $('quote-to').value;
+    out.hidden = false;
+    out.className = '';
+    out.textContent = 'Asking…';
+    try {
+      const q = await api('POST', 'planning/quote', body, {}, INTERNAL);
+      if (q.feasible) {
+        const route = state.routes.find((r) => r.id === q.route_id);
+        out.className = 'feasible';
+        out.textContent = `Yes: at ${time(q.eta)} on ${route ? route.name : `route ${q.route_id}`}, as its stop ${q.position} (+${q.added_km} km, +${q.added_min} min).`;
+      } else {
+        out.className = 'infeasible';
+        out.textContent = `No: ${REASON_TEXT[q.reason] || q.reason}.`;
+      }
+      out.dataset.feasible = String(q.feasible);
+    } catch (err) {
+      out.className = 'infeasible';
+      out.textContent = err.message;
+      if (err.status === 401) fail(err);
+    }
   }
 
   // ---- the key and the date ------------------------------------------------------------------
@@ -490,6 +643,8 @@
     $('routes').replaceChildren();
     $('unassigned').replaceChildren();
     $('job').hidden = true;
+    $('vans').replaceChildren();
+    $('quote-answer').hidden = true;
     $('session').hidden = true;
     $('key-form').hidden = false;
     $('key-input').focus();
@@ -507,6 +662,11 @@
   $('forget-key').addEventListener('click', () => forgetKey());
   $('reload').addEventListener('click', () => void load(false));
   $('plan').addEventListener('click', () => void plan());
+  $('replan').addEventListener('click', () => void startReplan('planning/replan', { date: state.date }));
+  $('quote-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    void quote();
+  });
   $('job-form').addEventListener('submit', (e) => {
     e.preventDefault();
     const id = $('job-id').value.trim();

@@ -12,7 +12,7 @@ import { companySpeedReport } from '../service/speed-report.js';
 import { isValidTimeZone } from '../service/time.js';
 import { openStore } from '../store/open.js';
 import type { Repositories } from '../store/port.js';
-import { SCOPES, WEBHOOK_EVENTS, type Company, type Scope, type Vehicle, type WebhookEvent, type WebhookSubscription } from '../store/types.js';
+import { SCOPES, WEBHOOK_EVENTS, type Company, type Scope, type Vehicle, type VehicleBreak, type VehicleChange, type WebhookEvent, type WebhookSubscription } from '../store/types.js';
 import { MAX_TRIPS } from '../schema/problem.js';
 
 export const DEFAULT_DB = './var/planner.db';
@@ -39,6 +39,8 @@ const OPTIONS = {
   'reload-min': { type: 'string' },
   features: { type: 'string' },
   inactive: { type: 'boolean' },
+  active: { type: 'boolean' },
+  break: { type: 'string', multiple: true },
   url: { type: 'string' },
   events: { type: 'string' },
   'speed-factor': { type: 'string' },
@@ -49,7 +51,7 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K] extends { multiple: true } ? string[] : (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
 
 interface Command {
   usage: string;
@@ -184,39 +186,56 @@ const COMMANDS: Record<string, Command> = {
   },
   'vehicle create': {
     usage:
-      'vehicle create --company ID --name NAME --warehouse ID --capacity-kg N --capacity-m3 N [--shift HH:MM-HH:MM] [--max-distance-km N] [--max-duration-min N] [--max-orders N] [--features a,b] [--max-trips N] [--reload-min M] [--inactive]',
+      'vehicle create --company ID --name NAME --warehouse ID --capacity-kg N --capacity-m3 N [--shift HH:MM-HH:MM] [--max-distance-km N] [--max-duration-min N] [--max-orders N] [--features a,b] [--max-trips N] [--reload-min M] [--break HH:MM-HH:MM/MIN ...] [--inactive]',
     required: ['company', 'name', 'warehouse', 'capacity-kg', 'capacity-m3'],
-    optional: ['shift', 'max-distance-km', 'max-duration-min', 'max-orders', 'features', 'max-trips', 'reload-min', 'inactive'],
+    optional: ['shift', 'max-distance-km', 'max-duration-min', 'max-orders', 'features', 'max-trips', 'reload-min', 'break', 'inactive'],
     async run(store, v, now) {
       const company = await companyOf(store, v.company);
-      const warehouseId = integer('warehouse', v.warehouse, 1);
-      if (!(await store.warehouses.get(company.id, warehouseId))) {
-        throw new UsageError(`--warehouse: no warehouse ${warehouseId} in company ${company.id}`);
-      }
-      const [shiftStart, shiftEnd] = v.shift === undefined ? [null, null] : shift(v.shift);
-      const features =
-        v.features === undefined ? [] : [...new Set(v.features.split(',').map((f) => f.trim()).filter((f) => f !== ''))];
+      const warehouseId = await warehouseOf(store, company.id, v.warehouse);
+      const change = vehicleChange(v);
       const vehicle = await store.vehicles.create(
         {
           company_id: company.id,
           warehouse_id: warehouseId,
-          name: text('name', v.name),
-          capacity_kg: number('capacity-kg', v['capacity-kg'], 0, 1e9),
-          capacity_m3: number('capacity-m3', v['capacity-m3'], 0, 1e9),
-          shift_start: shiftStart,
-          shift_end: shiftEnd,
-          max_distance_km: v['max-distance-km'] === undefined ? null : number('max-distance-km', v['max-distance-km'], 0, 1e6),
-          max_duration_min: v['max-duration-min'] === undefined ? null : integer('max-duration-min', v['max-duration-min'], 1),
-          max_orders: v['max-orders'] === undefined ? null : integer('max-orders', v['max-orders'], 1),
-          features,
+          name: change.name!,
+          capacity_kg: change.capacity_kg!,
+          capacity_m3: change.capacity_m3!,
+          shift_start: change.shift_start ?? null,
+          shift_end: change.shift_end ?? null,
+          max_distance_km: change.max_distance_km ?? null,
+          max_duration_min: change.max_duration_min ?? null,
+          max_orders: change.max_orders ?? null,
+          features: change.features ?? [],
           // trips per shift, going back to the warehouse to load between them (mid_depot stops)
-          max_trips: v['max-trips'] === undefined ? 1 : integer('max-trips', v['max-trips'], 1, MAX_TRIPS),
-          reload_min: v['reload-min'] === undefined ? 15 : integer('reload-min', v['reload-min'], 0, 24 * 60),
+          max_trips: change.max_trips ?? 1,
+          reload_min: change.reload_min ?? 15,
+          breaks: change.breaks ?? [],
           active: !v.inactive,
         },
         now,
       );
       return vehicleJson(vehicle);
+    },
+  },
+  'vehicle update': {
+    usage:
+      'vehicle update --id ID [--company ID] [--name NAME] [--warehouse ID] [--capacity-kg N] [--capacity-m3 N] [--shift HH:MM-HH:MM|none] [--max-distance-km N|none] [--max-duration-min N|none] [--max-orders N|none] [--features a,b|none] [--max-trips N] [--reload-min M] [--break HH:MM-HH:MM/MIN ...|--break none] [--inactive|--active]',
+    required: ['id'],
+    optional: ['company', 'name', 'warehouse', 'capacity-kg', 'capacity-m3', 'shift', 'max-distance-km', 'max-duration-min', 'max-orders', 'features', 'max-trips', 'reload-min', 'break', 'inactive', 'active'],
+    async run(store, v) {
+      const id = integer('id', v.id, 1);
+      const found = await store.vehicles.findById(id);
+      if (!found) throw new UsageError(`--id: no vehicle ${id}`);
+      if (v.company !== undefined && (await companyOf(store, v.company)).id !== found.company_id) {
+        throw new UsageError(`--id: vehicle ${id} is not in company ${v.company}`);
+      }
+      if (v.inactive && v.active) throw new UsageError('vehicle update: give --inactive or --active, not both');
+      const change = vehicleChange(v);
+      if (v.warehouse !== undefined) change.warehouse_id = await warehouseOf(store, found.company_id, v.warehouse);
+      if (v.inactive) change.active = false;
+      if (v.active) change.active = true;
+      if (Object.keys(change).length === 0) throw new UsageError(`vehicle update: nothing to change (usage: ${COMMANDS['vehicle update']!.usage})`);
+      return vehicleJson((await store.vehicles.update(found.company_id, id, change))!);
     },
   },
   'webhook create': {
@@ -242,6 +261,43 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
+async function warehouseOf(store: Repositories, companyId: number, value: string | undefined): Promise<number> {
+  const warehouseId = integer('warehouse', value, 1);
+  if (!(await store.warehouses.get(companyId, warehouseId))) throw new UsageError(`--warehouse: no warehouse ${warehouseId} in company ${companyId}`);
+  return warehouseId;
+}
+
+/** The vehicle fields given on the command line (create and update); `none` clears an optional one on update. */
+function vehicleChange(v: Values): VehicleChange {
+  const change: VehicleChange = {};
+  const none = (value: string | undefined) => value?.trim() === 'none';
+  if (v.name !== undefined) change.name = text('name', v.name);
+  if (v['capacity-kg'] !== undefined) change.capacity_kg = number('capacity-kg', v['capacity-kg'], 0, 1e9);
+  if (v['capacity-m3'] !== undefined) change.capacity_m3 = number('capacity-m3', v['capacity-m3'], 0, 1e9);
+  if (v.shift !== undefined) [change.shift_start, change.shift_end] = none(v.shift) ? [null, null] : shift(v.shift);
+  if (v['max-distance-km'] !== undefined) change.max_distance_km = none(v['max-distance-km']) ? null : number('max-distance-km', v['max-distance-km'], 0, 1e6);
+  if (v['max-duration-min'] !== undefined) change.max_duration_min = none(v['max-duration-min']) ? null : integer('max-duration-min', v['max-duration-min'], 1);
+  if (v['max-orders'] !== undefined) change.max_orders = none(v['max-orders']) ? null : integer('max-orders', v['max-orders'], 1);
+  if (v.features !== undefined) change.features = none(v.features) ? [] : [...new Set(v.features.split(',').map((f) => f.trim()).filter((f) => f !== ''))];
+  if (v['max-trips'] !== undefined) change.max_trips = integer('max-trips', v['max-trips'], 1, MAX_TRIPS);
+  if (v['reload-min'] !== undefined) change.reload_min = integer('reload-min', v['reload-min'], 0, 24 * 60);
+  if (v.break !== undefined) change.breaks = v.break.length === 1 && none(v.break[0]) ? [] : v.break.map(parseBreak).sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
+  return change;
+}
+
+/** `HH:MM-HH:MM/MIN`: a break of MIN minutes starting inside the window. */
+export function parseBreak(value: string): VehicleBreak {
+  const m = /^(\d{2}):(\d{2})-(\d{2}):(\d{2})\/(\d{1,4})$/.exec(value.trim());
+  const ok = (h: string, min: string) => Number(h) < 24 && Number(min) < 60;
+  if (!m || !ok(m[1]!, m[2]!) || !ok(m[3]!, m[4]!)) throw new UsageError(`--break: expected HH:MM-HH:MM/MIN, got '${value.slice(0, 64)}'`);
+  const start = `${m[1]}:${m[2]}`;
+  const end = `${m[3]}:${m[4]}`;
+  const minutes = Number(m[5]);
+  if (end < start) throw new UsageError(`--break: the window's end must not be before its start ('${value.slice(0, 64)}')`);
+  if (minutes < 1 || minutes > 12 * 60) throw new UsageError(`--break: the length must be between 1 and ${12 * 60} minutes ('${value.slice(0, 64)}')`);
+  return { start, end, minutes };
+}
+
 function companyJson(c: Company) {
   return { id: c.id, name: c.name, timezone: c.timezone, speed_factor: c.speed_factor };
 }
@@ -261,6 +317,7 @@ export function vehicleJson(v: Vehicle) {
     features: v.features,
     max_trips: v.max_trips,
     reload_min: v.reload_min,
+    breaks: v.breaks.map((b) => `${b.start}-${b.end}/${b.minutes}`),
     active: v.active,
   };
 }

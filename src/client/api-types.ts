@@ -298,6 +298,89 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/internal/v1/planning/replan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-plan a day in progress
+         * @description A job over the date's planned and active routes and the new orders: fixed stops (in_progress, visited, confirmed, rejected, skipped) stay with their times, pending stops may move between routes but are never dropped, kept stops keep their ids. A stop status written while it runs wins: the job computes again or fails with a readable error. Read it at the public planning job endpoint.
+         */
+        post: operations["replanDay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/internal/v1/vehicles/{id}/unavailable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Vehicle id (a non-numeric id or one of another company is 404) */
+                id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a vehicle out for the rest of its day
+         * @description A re-plan job moving the vehicle's pending stops (planned from `from` on) to the date's other routes; an order that fits nowhere goes back to new and is in the job's unassigned.
+         */
+        post: operations["markVehicleUnavailable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/internal/v1/planning/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Where and when one more order would go
+         * @description The cheapest feasible place for the order on the date's planned and active routes as they are now, changing nothing (no job).
+         */
+        post: operations["quoteOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/internal/v1/vehicles/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The company's vehicles, each with its route on a date
+         * @description Every vehicle, active or not, by id; route_id and route_status name its route on the date (not cancelled), null without one. The id is what the dispatch API takes (a van out of service, its positions).
+         */
+        get: operations["listFleet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -654,6 +737,19 @@ export interface components {
             /** @description cubic metres: a decimal string with 3 decimals */
             total_volume_m3: string;
             stops: components["schemas"]["Stop"][];
+            /** @description the driver's planned breaks (empty when the route's vehicle has none) */
+            breaks: {
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with a trailing Z
+                 */
+                start: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with a trailing Z
+                 */
+                end: string;
+            }[];
         };
         /** @description Tracking snapshot (contract 2.5): plain JSON numbers */
         Tracking: {
@@ -755,6 +851,99 @@ export interface components {
         };
         /** @description One position, or a list of 1 to 1000 */
         PositionsRequest: components["schemas"]["PositionInput"] | components["schemas"]["PositionInput"][];
+        /** @description Re-plans a day in progress (operations.md "Re-planning a day") */
+        ReplanRequest: {
+            /** @description YYYY-MM-DD: the delivery date whose planned and active routes are re-planned */
+            date: string;
+            /** @description new orders to add (status new, that date); none given: every new order of the date */
+            order_ids?: number[] | null;
+            /** @description new orders to add by external_id */
+            external_ids?: string[] | null;
+            /** @description free vehicles that may get a new route (default: every free active vehicle) */
+            vehicle_ids?: number[] | null;
+        };
+        /** @description The vehicle is out for the rest of its route's day; its pending stops move */
+        VehicleUnavailableRequest: {
+            /** @description when the vehicle goes out (default now) */
+            from?: string | null;
+        };
+        /** @description One more order on a date: where it would go and when (nothing is changed) */
+        QuoteRequest: {
+            /** @description YYYY-MM-DD */
+            date: string;
+            /** @description latitude, number or decimal string */
+            lat: number | string;
+            /** @description longitude, number or decimal string */
+            lon: number | string;
+            /** @description kg (default 0) */
+            weight?: (number | string) | null;
+            /** @description cubic metres (default 0) */
+            volume?: (number | string) | null;
+            /** @description minutes at the door (default 10) */
+            service_time?: number | null;
+            /** @description HH:MM[:SS] local */
+            time_window_start?: string | null;
+            /** @description HH:MM[:SS] local */
+            time_window_end?: string | null;
+        };
+        /** @description The cheapest place for the order on the date's planned and active routes, or why there is none */
+        QuoteResult: {
+            /** @constant */
+            feasible: true;
+            route_id: number;
+            /** @description the stop's position in the route if it were added */
+            position: number;
+            /**
+             * Format: date-time
+             * @description planned start of service
+             */
+            eta: string;
+            /** @description extra kilometres of the route */
+            added_km: number;
+            /** @description extra minutes of the route */
+            added_min: number;
+        } | {
+            /** @constant */
+            feasible: false;
+            /** @enum {string} */
+            reason: "capacity" | "time_window" | "max_distance" | "max_duration" | "max_orders" | "requirements" | "no_vehicle" | "unroutable";
+        };
+        /** @description A vehicle and its route on the date asked for */
+        FleetVehicle: {
+            id: number;
+            name: string;
+            warehouse_id: number;
+            /** @description false: an inactive vehicle, never planned */
+            active: boolean;
+            /** @description its route on the date (planned or dispatcher-assigned, not cancelled), null without one */
+            route_id: number | null;
+            /**
+             * @description that route's status, null without one
+             * @enum {string|null}
+             */
+            route_status: "planned" | "active" | "completed" | "archived" | "cancelled" | null;
+        };
+        /** @description The company's vehicles by id, each with its route on `date` */
+        FleetPage: {
+            /** @description all matching items */
+            count: number;
+            /**
+             * Format: uri-reference
+             * @description link to the next page (relative, or absolute from serve --public-url), null on the last
+             */
+            next: string | null;
+            /**
+             * Format: uri-reference
+             * @description link to the previous page (relative, or absolute from serve --public-url), null on the first
+             */
+            previous: string | null;
+            results: components["schemas"]["FleetVehicle"][];
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            date: string;
+        };
         PositionsAccepted: {
             vehicle_id: number;
             accepted: number;
@@ -2200,6 +2389,378 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
+        };
+    };
+    replanDay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplanRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted: the re-plan job in status queued */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanningJob"];
+                };
+            };
+            /** @description A 7.5 text (`{detail}`) or a body of the wrong shape; an unknown query parameter (field errors); malformed JSON (`{"detail": "Malformed JSON: ..."}`) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"] | components["schemas"]["DetailAndFieldErrors"] | components["schemas"]["FieldErrors"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The body is over 1024 KiB ("Request body is too large."); checked before it is read */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Over the request limit of the key (with Retry-After), or the company already has the most planning jobs queued or running that it may have at once */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description Seconds to wait before retrying (sent with a busy database or the request limit) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The change could not be stored (for example its webhook outbox row); nothing was changed */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Planning is not available on this server (or it is shutting down), or the database is busy */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description Seconds to wait before retrying (sent with a busy database or the request limit) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
+    markVehicleUnavailable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Vehicle id (a non-numeric id or one of another company is 404) */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["VehicleUnavailableRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted: the re-plan job in status queued */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanningJob"];
+                };
+            };
+            /** @description A body of the wrong shape; an unknown query parameter (field errors); malformed JSON (`{"detail": "Malformed JSON: ..."}`); a path that is not valid percent-encoding (`{detail}`) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"] | components["schemas"]["DetailAndFieldErrors"] | components["schemas"]["FieldErrors"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such vehicle ("Not found."; also an id of another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The vehicle has no planned or active route on the date of `from` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The body is over 64 KiB ("Request body is too large."); checked before it is read */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Over the request limit of the key (with Retry-After), or the company already has the most planning jobs queued or running that it may have at once */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description Seconds to wait before retrying (sent with a busy database or the request limit) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The change could not be stored (for example its webhook outbox row); nothing was changed */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Planning is not available on this server (or it is shutting down), or the database is busy */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description Seconds to wait before retrying (sent with a busy database or the request limit) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
+    quoteOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuoteRequest"];
+            };
+        };
+        responses: {
+            /** @description The place and ETA, or why there is none */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteResult"];
+                };
+            };
+            /** @description A body of the wrong shape; an unknown query parameter (field errors); malformed JSON (`{"detail": "Malformed JSON: ..."}`) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"] | components["schemas"]["DetailAndFieldErrors"] | components["schemas"]["FieldErrors"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The body is over 64 KiB ("Request body is too large."); checked before it is read */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            /** @description The change could not be stored (for example its webhook outbox row); nothing was changed */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Planning is not available on this server, or the database is busy */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description Seconds to wait before retrying (sent with a busy database or the request limit) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
+    listFleet: {
+        parameters: {
+            query: {
+                /** @description YYYY-MM-DD */
+                date: string;
+                /** @description page number, from 1; past the last page is 404 "Invalid page." */
+                page?: number;
+                /** @description default 50; above 200 is served as 200 */
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of vehicles, with the date */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FleetPage"];
+                };
+            };
+            /** @description No date, a bad one, or a bad or unknown query parameter; an unknown query parameter (field errors) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description A page past the last ("Invalid page.") ("Not found."; also an id of another company) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getOpenApiDocument: {

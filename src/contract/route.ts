@@ -44,7 +44,15 @@ export const routePageSchema = pageSchema(routeListItemSchema, 'routes');
 
 export const stopSchema = z.strictObject(stopFields).meta({ id: 'Stop', description: 'A route stop (contract 2.4)' });
 
-export const routeSchema = z.strictObject({ ...routeFields, stops: z.array(stopSchema) }).describe('A route with its stops in order');
+export const routeBreakSchema = z.strictObject({ start: timestamp, end: timestamp }).describe("a driver's planned break (operations.md, Breaks)");
+
+export const routeSchema = z
+  .strictObject({
+    ...routeFields,
+    stops: z.array(stopSchema),
+    breaks: z.array(routeBreakSchema).describe("the driver's planned breaks (empty when the route's vehicle has none)"),
+  })
+  .describe('A route with its stops in order');
 
 export const stopStatusResultSchema = z
   .strictObject({ ...stopFields, route_id: z.int(), route_status: z.enum(ROUTE_STATUSES) })

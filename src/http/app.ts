@@ -25,6 +25,7 @@ import { registerDocs } from './docs.js';
 import { registerOrderRoutes } from './orders-routes.js';
 import type { JobService } from '../jobs/service.js';
 import { INTERNAL_PREFIX, registerDispatchRoutes } from './dispatch-routes.js';
+import { registerFleetRoutes } from './fleet-routes.js';
 import { registerPlanningRoutes } from './planning-routes.js';
 import { registerRouteRoutes } from './route-routes.js';
 import { registerDispatcherPage, type DispatcherPageOptions } from './web.js';
@@ -183,7 +184,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
   );
   app.register(
     async (internal) => {
-      registerDispatchRoutes(internal, { store, orders, clock: options.clock, maxPositionsPerMinute: options.quotas?.maxPositionsPerMinute });
+      registerDispatchRoutes(internal, { store, orders, jobs: options.jobs, clock: options.clock, maxPositionsPerMinute: options.quotas?.maxPositionsPerMinute });
+      registerFleetRoutes(internal, store);
     },
     { prefix: INTERNAL_PREFIX },
   );

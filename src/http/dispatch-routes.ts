@@ -10,6 +10,13 @@
  * - POST /stops/{id}/status {"status", "at"?} -> 200 the stop with route_id and route_status
  * - POST /vehicles/{id}/positions {lat, lon, timestamp?, speed_kmh?, heading_deg?} or an array of
  *   up to 1000 of them -> 201 {vehicle_id, accepted}
+ * - POST /planning/replan {date, order_ids?, external_ids?, vehicle_ids?} -> 202 the re-plan job (2.2)
+ * - POST /vehicles/{id}/unavailable {from?} -> 202 the re-plan job moving its pending stops; 409
+ *   when the vehicle has no planned or active route on the date of `from`
+ * - POST /planning/quote {date, lat, lon, weight?, volume?, service_time?, time_window_start?,
+ *   time_window_end?} -> 200 {feasible: true, route_id, position, eta, added_km, added_min} or
+ *   {feasible: false, reason}, from the routes as they are (no job)
+ * (operations.md "Re-planning a day"; bodies: src/contract/dispatch.ts)
  */
 import type { FastifyInstance } from 'fastify';
 import { DispatchError, DispatchService, SETTABLE_STOP_STATUSES, type SettableStopStatus } from '../service/dispatch.js';
@@ -23,6 +30,12 @@ import { HttpError, notFound } from './errors.js';
 import { describeJsonType } from '../contract/order.js';
 import { methodNotAllowed, queryOf } from './request.js';
 import { idParam, serializeRouteDetail, serializeStop } from './route-routes.js';
+import type { z } from 'zod';
+import { parseDispatchBody, quoteRequestSchema, replanRequestSchema, unavailableRequestSchema, type QuoteResult, type Sent } from '../contract/dispatch.js';
+import { PLANNING_MESSAGES } from '../contract/planning.js';
+import { JobServiceClosedError, PlanningInputError } from '../jobs/errors.js';
+import { TooManyJobsError } from '../jobs/ports.js';
+import type { JobService } from '../jobs/service.js';
 
 export const INTERNAL_PREFIX = '/api/internal/v1';
 export const MAX_POSITIONS = 1000;
@@ -134,7 +147,32 @@ function mapDispatchError(error: unknown): never {
   throw error;
 }
 
-export function registerDispatchRoutes(app: FastifyInstance, options: { store: StorePort; orders: OrderService; clock?: Clock; maxPositionsPerMinute?: number }): void {
+/** `YYYY-MM-DD` of an instant in a time zone. */
+export function localDate(utc: string, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(utc));
+}
+
+function body<S extends Parameters<typeof parseDispatchBody>[0]>(schema: S, value: unknown, optional = false) {
+  const parsed = parseDispatchBody(schema, value, optional);
+  if (!parsed.ok) throw new HttpError(400, { detail: parsed.detail, ...parsed.errors });
+  return parsed.value as Sent<z.output<S>>;
+}
+
+async function queued<T>(submit: () => Promise<T>): Promise<T> {
+  try {
+    return await submit();
+  } catch (error) {
+    if (error instanceof PlanningInputError) throw new HttpError(400, { detail: error.detail });
+    if (error instanceof JobServiceClosedError) throw new HttpError(503, { detail: error.message });
+    if (error instanceof TooManyJobsError) throw new HttpError(429, { detail: error.message });
+    throw error;
+  }
+}
+
+export function registerDispatchRoutes(
+  app: FastifyInstance,
+  options: { store: StorePort; orders: OrderService; jobs?: JobService; clock?: Clock; maxPositionsPerMinute?: number },
+): void {
   const dispatch = new DispatchService(options.store, options.orders, options.clock, options.maxPositionsPerMinute);
   const write = { scope: 'dispatch:write' as const };
 
@@ -219,4 +257,59 @@ export function registerDispatchRoutes(app: FastifyInstance, options: { store: S
     }
   });
   methodNotAllowed(app, '/vehicles/:id/positions', ['POST']);
+
+  const jobsOrUnavailable = (): JobService => {
+    if (!options.jobs) throw new HttpError(503, { detail: PLANNING_MESSAGES.unavailable });
+    return options.jobs;
+  };
+
+  app.post('/planning/replan', { config: { ...write, json: { maxValues: JSON_VALUES.planning } }, bodyLimit: BODY_LIMITS.planning }, async (request, reply) => {
+    queryOf(request, []);
+    const { company } = authOf(request);
+    const input = body(replanRequestSchema, request.body);
+    const jobs = jobsOrUnavailable();
+    const job = await queued(() => jobs.replan(company.id, input));
+    reply.code(202);
+    return job;
+  });
+  methodNotAllowed(app, '/planning/replan', ['POST']);
+
+  app.post('/vehicles/:id/unavailable', { config: write }, async (request, reply) => {
+    queryOf(request, []);
+    const { company } = authOf(request);
+    const vehicleId = idParam(request);
+    const input = body(unavailableRequestSchema, request.body, true);
+    const vehicle = await options.store.vehicles.get(company.id, vehicleId);
+    if (!vehicle) throw notFound();
+    const jobs = jobsOrUnavailable();
+    const from = input.from === undefined ? dispatch.now() : parseTimestamp(input.from);
+    if (from === undefined) fail({ from: [DISPATCH_MESSAGES.timestamp] });
+    const date = localDate(from, company.timezone);
+    const routes = await options.store.planning.openRoutesOn(company.id, date);
+    if (!routes.some((r) => r.vehicleId === vehicle.id)) {
+      throw new HttpError(409, { detail: `Vehicle ${vehicle.id} has no planned or active route on ${date}; there is nothing to move.` });
+    }
+    const job = await queued(() => jobs.replan(company.id, { date, unavailable: { vehicle_id: vehicle.id, from } }));
+    reply.code(202);
+    return job;
+  });
+  methodNotAllowed(app, '/vehicles/:id/unavailable', ['POST']);
+
+  app.post('/planning/quote', { config: write }, async (request) => {
+    queryOf(request, []);
+    const { company } = authOf(request);
+    const q = body(quoteRequestSchema, request.body);
+    const answer: QuoteResult = await jobsOrUnavailable().quote(company.id, {
+      date: q.date,
+      lat: q.lat,
+      lon: q.lon,
+      ...(q.weight !== undefined ? { weightKg: q.weight } : {}),
+      ...(q.volume !== undefined ? { volumeM3: q.volume } : {}),
+      ...(q.service_time !== undefined ? { serviceTimeMin: q.service_time } : {}),
+      ...(q.time_window_start !== undefined ? { timeWindowStart: q.time_window_start } : {}),
+      ...(q.time_window_end !== undefined ? { timeWindowEnd: q.time_window_end } : {}),
+    });
+    return answer;
+  });
+  methodNotAllowed(app, '/planning/quote', ['POST']);
 }

@@ -11,6 +11,8 @@
 import { ORDER_STATUSES, ROUTE_STATUSES } from '../store/types.js';
 import { SETTABLE_STOP_STATUSES } from '../service/dispatch.js';
 import { jsonSchemaOf } from '../contract/json-schema.js';
+import { quoteRequestSchema, quoteResultSchema, replanRequestSchema, unavailableRequestSchema } from '../contract/dispatch.js';
+import { fleetPageSchema, fleetVehicleSchema } from '../contract/fleet.js';
 import { detailAndFieldErrorsSchema, detailSchema, fieldErrorsSchema } from '../contract/errors.js';
 import { bulkItemResultSchema, bulkResultSchema, orderCreateSchema, orderHistorySchema, orderPageSchema, orderPatchSchema, orderSchema } from '../contract/order.js';
 import { routeListItemSchema, routePageSchema, routeSchema, stopSchema, stopStatusResultSchema, trackingPositionSchema, trackingSchema } from '../contract/route.js';
@@ -96,6 +98,12 @@ export function componentSchemas(): Record<string, Schema> {
       description: 'One position, or a list of 1 to 1000',
       oneOf: [ref('PositionInput'), { type: 'array', items: ref('PositionInput'), minItems: 1, maxItems: 1000 }],
     },
+    ReplanRequest: jsonSchemaOf(replanRequestSchema, { nullAsType: true }),
+    VehicleUnavailableRequest: jsonSchemaOf(unavailableRequestSchema, { nullAsType: true }),
+    QuoteRequest: jsonSchemaOf(quoteRequestSchema, { nullAsType: true }),
+    QuoteResult: jsonSchemaOf(quoteResultSchema, { io: 'output', nullAsType: true }),
+    FleetVehicle: jsonSchemaOf(fleetVehicleSchema, { io: 'output', nullAsType: true }),
+    FleetPage: jsonSchemaOf(fleetPageSchema, { io: 'output', nullAsType: true }),
     PositionsAccepted: record({ vehicle_id: int, accepted: { type: 'integer', minimum: 1 } }),
     OpenApiDocument: {
       type: 'object',

@@ -67,7 +67,8 @@ export function serializeStop(s: StopRow): StopView {
 }
 
 export function serializeRouteDetail(r: RouteRow, stops: StopRow[]): RouteView {
-  return { ...serializeRoute(r), stops: stops.map(serializeStop) };
+  const breaks = r.breaks === undefined ? [] : (JSON.parse(r.breaks) as Array<{ start: string; end: string }>);
+  return { ...serializeRoute(r), stops: stops.map(serializeStop), breaks };
 }
 
 /** The tracking position: plain JSON numbers (2.5). */

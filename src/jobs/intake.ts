@@ -26,6 +26,11 @@ export interface JobIntakeOptions {
 export class JobIntake {
   constructor(private readonly options: JobIntakeOptions) {}
 
+  /** See submitReplan. */
+  replan(companyId: number, request: ReplanSubmit): Promise<JobView> {
+    return submitReplan(this.options, companyId, request);
+  }
+
   /** The job object of 2.2, or undefined when there is no such job for this company. */
   async get(companyId: number, jobId: number): Promise<JobView | undefined> {
     const job = await this.options.store.getJob(companyId, jobId);
@@ -120,6 +125,61 @@ export class JobIntake {
     this.options.onQueued();
     return toJobView(job);
   }
+}
+
+/** A re-plan of one date as the job service takes it (src/contract/dispatch.ts, validated). */
+export interface ReplanSubmit {
+  date: string;
+  order_ids?: number[];
+  external_ids?: string[];
+  vehicle_ids?: number[];
+  /** The vehicle out of service from `from` on (POST /vehicles/{id}/unavailable). */
+  unavailable?: { vehicle_id: number; from: string };
+}
+
+/** Queues a re-plan job after checking what it names, all or nothing (PlanningInputError). */
+export async function submitReplan(options: JobIntakeOptions, companyId: number, request: ReplanSubmit): Promise<JobView> {
+  if (options.closed()) throw new JobServiceClosedError();
+  const store = options.store;
+  const problems: PlanningProblem[] = [];
+  const orderIds = distinct(request.order_ids ?? []);
+  const externalIds = distinct(request.external_ids ?? []);
+  const resolved = new Set<number>();
+  if (orderIds.length > 0) {
+    const found = new Set((await store.getOrdersByIds(companyId, orderIds)).map((o) => o.id));
+    const missing = orderIds.filter((id) => !found.has(id)).sort((a, b) => a - b);
+    if (missing.length > 0) problems.push({ kind: 'orders_not_found', ids: missing });
+    for (const id of found) resolved.add(id);
+  }
+  if (externalIds.length > 0) {
+    const matches = await store.getOrdersByExternalIds(companyId, externalIds);
+    const seen = new Set(matches.map((o) => o.externalId));
+    const missing = externalIds.filter((x) => !seen.has(x));
+    if (missing.length > 0) problems.push({ kind: 'external_ids_not_found', externalIds: missing });
+    for (const o of matches) if (o.status === 'new') resolved.add(o.id);
+  }
+  if (resolved.size > MAX_ORDERS_PER_JOB) problems.unshift({ kind: 'too_many_orders', count: resolved.size });
+  const vehicleIds = distinct(request.vehicle_ids ?? []).sort((a, b) => a - b);
+  if (vehicleIds.length > 0) {
+    const usable = new Set((await store.getVehiclesByIds(companyId, vehicleIds)).filter((v) => v.active).map((v) => v.id));
+    const missing = vehicleIds.filter((id) => !usable.has(id));
+    if (missing.length > 0) problems.push({ kind: 'vehicles_not_found', ids: missing });
+  }
+  if (problems.length > 0) throw new PlanningInputError(problems);
+  const cap = options.maxJobsPerCompany ?? DEFAULT_MAX_JOBS_PER_COMPANY;
+  const job = await store.createJob(
+    companyId,
+    {
+      order_ids: [...resolved].sort((a, b) => a - b),
+      vehicle_ids: vehicleIds,
+      warehouse_id: null,
+      replan: { date: request.date, ...(request.unavailable ? { unavailable: request.unavailable } : {}) },
+    },
+    options.stamp(),
+    cap > 0 && Number.isFinite(cap) ? cap : undefined,
+  );
+  options.onQueued();
+  return toJobView(job);
 }
 
 export function distinct<T>(values: T[]): T[] {

@@ -6,6 +6,9 @@ import {
   type IdempotencyKey,
   LeaseLostError,
   type Company,
+  type DayPosition,
+  type DayRoute,
+  type RouteRewrite,
   type JobInput,
   type JobRecord,
   type NewRoute,
@@ -226,6 +229,67 @@ export class MemoryPlanningStore implements PlanningStore {
     }
     return [...ids].sort((a, b) => a - b);
   }
+  openRoutesOn(companyId: number, date: string): DayRoute[] {
+    return [...this.routes.values()]
+      .filter((r) => r.companyId === companyId && r.date === date && (r.status === 'planned' || r.status === 'active'))
+      .sort((a, b) => a.id - b.id)
+      .map((r) => ({
+        id: r.id,
+        jobId: r.jobId,
+        vehicleId: r.vehicleId,
+        name: r.name,
+        date: r.date,
+        status: r.status,
+        actualStartAt: null,
+        breaks: structuredClone(r.breaks ?? []),
+        stops: r.stops.map((s) => ({
+          id: s.id,
+          position: s.position,
+          stopType: s.stopType,
+          status: s.status,
+          orderId: s.orderId,
+          orderExternalId: s.orderExternalId,
+          warehouseId: s.warehouseId,
+          address: s.address,
+          lat: s.lat,
+          lon: s.lon,
+          plannedArrivalAt: s.plannedArrivalAt,
+          plannedDepartureAt: s.plannedDepartureAt,
+          actualArrivalAt: null,
+          actualDepartureAt: null,
+        })),
+      }));
+  }
+
+  /** This store keeps no positions. */
+  lastPositions(): DayPosition[] {
+    return [];
+  }
+
+  newOrderIdsOn(companyId: number, date: string): number[] {
+    return [...this.orders.values()].filter((o) => o.companyId === companyId && o.status === 'new' && o.deliveryDate === date).map((o) => o.id).sort((a, b) => a - b);
+  }
+
+  private rewriteRoutes(rewrites: RouteRewrite[], at: string): void {
+    const stops = new Map<number, StoredStop>();
+    for (const r of rewrites) for (const s of this.routes.get(r.routeId)!.stops) stops.set(s.id, s);
+    for (const r of rewrites) {
+      const route = this.routes.get(r.routeId)!;
+      route.stops = r.stops.map((s) => {
+        const { id, ...fields } = s;
+        const old = id === undefined ? undefined : stops.get(id);
+        return { ...structuredClone(fields), id: old?.id ?? this.nextStopId++, status: old?.status ?? 'pending' };
+      });
+      route.plannedMileageKm = r.plannedMileageKm;
+      route.plannedDurationMin = r.plannedDurationMin;
+      route.totalWeightKg = r.totalWeightKg;
+      route.totalVolumeM3 = r.totalVolumeM3;
+      route.breaks = structuredClone(r.breaks);
+      if (r.status) route.status = r.status;
+      void at;
+    }
+  }
+
   /**
    * The commit primitives on the maps. Commits run one at a time (a chain of promises), and the
    * rules (src/jobs/commit.ts) check everything before their first write, so a refused commit
@@ -262,6 +326,18 @@ export class MemoryPlanningStore implements PlanningStore {
     },
     finishJob: (jobId, result, at) => this.finishJob(jobId, result, at),
     publish: () => {},
+    openRoutesOn: (companyId, date) => this.openRoutesOn(companyId, date),
+    rewriteRoutes: (_companyId, rewrites, at) => this.rewriteRoutes(rewrites, at),
+    markNew: (_companyId, orderIds, at) => {
+      for (const id of orderIds) {
+        const order = this.orders.get(id)!;
+        if (order.status !== 'in_route') continue;
+        this.history.get(id)!.push({ order_id: id, external_id: order.externalId, status: 'new', previous_status: order.status, at });
+        order.status = 'new';
+        order.updatedAt = at;
+        order.version = (order.version ?? 0) + 1;
+      }
+    },
   };
 
   /** Marks the job done with its result, ending its lease (the last write of a plan commit). */

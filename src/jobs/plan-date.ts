@@ -16,6 +16,7 @@ import { distinct } from './intake.js';
 import { LeaseLostError, OrdersChangedError, OrdersNotNewError, VehicleBusyError, type Company, type JobRecord, type NewRoute, type PlanningOrder, type PlanningStore, type PlanningVehicle, type Warehouse } from './ports.js';
 import { buildProblem, toRoutes, type MatrixProvider } from './problem.js';
 import { SolveOverrunError, type SolveScheduler } from './scheduler.js';
+import { DayReplanner } from './replan.js';
 
 /**
  * The default solver budget of a job: 1 s plus 7 ms an order, at most 4.5 s. Small jobs come back
@@ -68,10 +69,16 @@ interface DateWork {
 }
 
 export class DatePlanner {
-  constructor(private readonly options: DatePlannerOptions) {}
+  private readonly replanner: DayReplanner;
 
-  /** Plans every delivery date of the job and commits; returns the done job. */
+  constructor(private readonly options: DatePlannerOptions) {
+    this.replanner = new DayReplanner(options);
+  }
+
+  /** Plans every delivery date of the job and commits; returns the done job. A re-plan job
+   *  (dispatch API) re-plans its date (src/jobs/replan.ts). */
   async planJob(job: JobRecord, run: JobRun): Promise<JobRecord> {
+    if (job.input.replan) return this.replanner.planJob(job, run);
     const retries = this.options.commitRetries ?? 3;
     for (let attempt = 0; ; attempt++) {
       const plan = await this.compute(job, run.lease);

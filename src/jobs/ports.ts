@@ -22,6 +22,12 @@ export interface JobInput {
   vehicle_ids: number[];
   /** null when the request named no warehouse (each vehicle then uses its own). */
   warehouse_id: number | null;
+  /**
+   * A re-plan of one date (dispatch API, operations.md "Re-planning a day"): its planned and active
+   * routes with `order_ids` as the new orders (empty: every new order of the date), and with
+   * `unavailable`, that vehicle out from `from` on (its pending stops move to the other routes).
+   */
+  replan?: { date: string; unavailable?: { vehicle_id: number; from: string } };
 }
 
 import type { UnassignedReason } from '../model/input.js';
@@ -106,6 +112,8 @@ export interface PlanningVehicle {
   /** Trips per shift (absent or 1: no reload); between two a mid_depot stop of `reloadMin` minutes. */
   maxTrips?: number;
   reloadMin?: number;
+  /** The driver's breaks: `minutes` long, starting between `start` and `end` ('HH:MM' local). */
+  breaks?: Array<{ start: string; end: string; minutes: number }>;
 }
 
 export interface Warehouse {
@@ -154,6 +162,8 @@ export interface NewRoute {
   totalWeightKg: number;
   totalVolumeM3: number;
   stops: NewStop[];
+  /** The driver's planned breaks (UTC timestamps), when the vehicle has breaks. */
+  breaks?: Array<{ start: string; end: string }>;
 }
 
 /** One order status change written by commitPlan (also the payload of `order.status_changed`). */
@@ -179,6 +189,41 @@ export interface PlanCommit {
   /** The version of every order the job read (order id -> PlanningOrder.version as read): a placed
    *  order whose version differs now, or that is missing here, is OrdersChangedError. */
   versions: Readonly<Record<number, number>>;
+}
+
+/** A re-plan's commit (src/jobs/commit.ts commitReplan). */
+export interface ReplanCommit {
+  jobId: number;
+  companyId: number;
+  at: string;
+  owner?: string;
+  date: string;
+  /** The date's planned and active routes with their stops, as the job read them: the fence. */
+  read: DayRoute[];
+  /** The routes of the date after the re-plan. */
+  rewrites: RouteRewrite[];
+  /** Of those, the routes whose stops changed (ids or order): `route.updated`. */
+  changed: number[];
+  /** Routes of free vehicles (a stop with an id is a kept stop moved there). */
+  newRoutes: Array<Omit<NewRoute, 'stops'> & { stops: RewrittenStop[] }>;
+  /** New orders placed (new -> in_route), sorted; checked like a plan's (new, at the versions read). */
+  placed: number[];
+  versions: Readonly<Record<number, number>>;
+  /** Orders of an unavailable vehicle that fit nowhere (in_route -> new). */
+  backToNew: Array<{ id: number; externalId: string | null }>;
+  unassigned: JobResult['unassigned'];
+}
+
+/** A re-plan's commit found the day changed since it was read (a stop status written, a route
+ *  started, completed or added); nothing was written: it computes again or fails. */
+export class StopsChangedError extends Error {
+  override readonly name = 'StopsChangedError';
+  constructor(
+    readonly stopIds: number[],
+    readonly routesChanged = false,
+  ) {
+    super(`The day changed while it was being re-planned: stops ${stopIds.join(', ') || '(none)'}${routesChanged ? ', routes added or closed' : ''}.`);
+  }
 }
 
 /**
@@ -298,6 +343,68 @@ export interface JobStore {
   releaseJob(jobId: number, owner: string, at: string): MaybePromise<boolean>;
 }
 
+export type DayStopStatus = 'pending' | 'in_progress' | 'visited' | 'confirmed' | 'rejected' | 'skipped';
+export type DayRouteStatus = 'planned' | 'active' | 'completed' | 'archived' | 'cancelled';
+
+/** A stop of a route of a day being re-planned, as stored. */
+export interface DayStop {
+  id: number;
+  position: number;
+  stopType: StopType;
+  status: DayStopStatus;
+  orderId: number | null;
+  orderExternalId: string | null;
+  warehouseId: number | null;
+  address: string;
+  lat: number;
+  lon: number;
+  plannedArrivalAt: string | null;
+  plannedDepartureAt: string | null;
+  actualArrivalAt: string | null;
+  actualDepartureAt: string | null;
+}
+
+/** A planned or active route of a day being re-planned, with its stops by position. */
+export interface DayRoute {
+  id: number;
+  jobId: number | null;
+  /** The vehicle that makes the date busy (planned, or assigned by the dispatch API). */
+  vehicleId: number | null;
+  name: string;
+  date: string;
+  status: DayRouteStatus;
+  actualStartAt: string | null;
+  /** The planned breaks (UTC). */
+  breaks: Array<{ start: string; end: string }>;
+  stops: DayStop[];
+}
+
+/** A vehicle's last reported position. */
+export interface DayPosition {
+  vehicleId: number;
+  lat: number;
+  lon: number;
+  timestamp: string;
+}
+
+/** A stop as a re-plan writes it: a kept stop names its id (it may come from another route), a new one has none. */
+export type RewrittenStop = NewStop & { id?: number };
+
+/** A route of the date after a re-plan (src/jobs/commit.ts commitReplan). */
+export interface RouteRewrite {
+  routeId: number;
+  /** The stops in their new order (positions from 1); stops of the route left out are deleted
+   *  unless another rewrite of the same commit takes them. */
+  stops: RewrittenStop[];
+  /** A route left without orders to serve: cancelled (nothing done) or completed (all done). */
+  status?: 'cancelled' | 'completed';
+  plannedMileageKm: number;
+  plannedDurationMin: number;
+  totalWeightKg: number;
+  totalVolumeM3: number;
+  breaks: Array<{ start: string; end: string }>;
+}
+
 /** The planning data (read-only here, except commitPlan). */
 export interface PlanningDataStore {
   getCompany(companyId: number): MaybePromise<Company | undefined>;
@@ -314,6 +421,12 @@ export interface PlanningDataStore {
   getWarehousesByIds(companyId: number, ids: number[]): MaybePromise<Warehouse[]>;
   /** Ids of the company's vehicles that already have a route (any status but cancelled) on `date`. */
   vehicleIdsWithRouteOn(companyId: number, date: string): MaybePromise<number[]>;
+  /** The company's routes of `date` in status planned or active, by id, each with its stops by position. */
+  openRoutesOn(companyId: number, date: string): MaybePromise<DayRoute[]>;
+  /** Each vehicle's latest position (by its own timestamp) stamped at or before `notAfter`; vehicles without one are absent. */
+  lastPositions(companyId: number, vehicleIds: number[], notAfter: string): MaybePromise<DayPosition[]>;
+  /** Ids of the company's orders in status new for `date`, ascending. */
+  newOrderIdsOn(companyId: number, date: string): MaybePromise<number[]>;
   /**
    * Runs `fn` in ONE write transaction with the primitives a plan commit needs; commits when `fn`
    * resolves, writes nothing when it rejects. The rules of a commit (lease held, orders new and
@@ -355,5 +468,14 @@ export interface PlanCommitTx {
   /** Marks the job `done` with `result`, ending its lease; returns it. */
   finishJob(jobId: number, result: JobResult, at: string): MaybePromise<JobRecord>;
   /** Writes an event's webhook deliveries in this transaction (an adapter without an outbox does nothing). */
-  publish(companyId: number, event: 'planning_job.finished' | 'order.status_changed', data: unknown): MaybePromise<void>;
+  publish(companyId: number, event: PlanningEvent, data: unknown): MaybePromise<void>;
+  /** The company's planned and active routes of `date` with their stops as they are now (locked until the end): a re-plan's fence. */
+  openRoutesOn(companyId: number, date: string): MaybePromise<DayRoute[]>;
+  /** Writes the routes' new stop lists, totals, breaks and statuses (a re-plan; see RouteRewrite). */
+  rewriteRoutes(companyId: number, rewrites: RouteRewrite[], at: string): MaybePromise<void>;
+  /** Moves the orders in_route -> new (their versions go up), one history entry each, in this order. */
+  markNew(companyId: number, orderIds: number[], at: string): MaybePromise<void>;
 }
+
+/** The events a plan commit writes to the outbox. */
+export type PlanningEvent = 'planning_job.finished' | 'order.status_changed' | 'route.updated';

@@ -81,6 +81,13 @@ export function buildProblem(input: DatePlanInput): { problem: Omit<ProblemInput
       vehicle.maxTrips = v.maxTrips;
       vehicle.reloadTime = (v.reloadMin ?? 15) * 60;
     }
+    if (v.breaks && v.breaks.length > 0) {
+      vehicle.breaks = v.breaks.map((b, i) => ({
+        id: String(i + 1),
+        window: [axis.toAxis(parseClock(b.start)), axis.toAxis(parseClock(b.end))],
+        duration: b.minutes * 60,
+      }));
+    }
     return vehicle;
   });
   const orders = input.orders.map((o) => {
@@ -169,6 +176,7 @@ export function toRoutes(result: SolveResult, context: DatePlanContext): { route
       totalWeightKg: round(weight, 3),
       totalVolumeM3: round(volume, 3),
       stops,
+      ...(r.breaks && r.breaks.length > 0 ? { breaks: r.breaks.map((b) => ({ start: axis.toUtc(b.start), end: axis.toUtc(b.end) })) } : {}),
     });
   }
   const unassigned = result.unassigned.map((u) => ({ order_id: Number(u.orderId), reason: u.reason }));

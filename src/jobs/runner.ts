@@ -11,7 +11,7 @@
 import { describeFailure, JobFailure } from './errors.js';
 import type { EventBus } from './events.js';
 import type { JobRun } from './plan-date.js';
-import { LeaseLostError, MAX_JOB_ATTEMPTS, OrdersChangedError, OrdersNotNewError, TooManyJobsError, VehicleBusyError, type JobRecord, type PlanningStore } from './ports.js';
+import { LeaseLostError, MAX_JOB_ATTEMPTS, OrdersChangedError, OrdersNotNewError, StopsChangedError, TooManyJobsError, VehicleBusyError, type JobRecord, type PlanningStore } from './ports.js';
 import { toJobView } from './view.js';
 
 export const DEFAULT_LEASE_MS = 30_000;
@@ -260,5 +260,5 @@ export class JobRunner {
 
 /** The store's own answers (not faults): retrying the same write cannot change them. */
 function isRefusal(error: unknown): boolean {
-  return error instanceof VehicleBusyError || error instanceof OrdersChangedError || error instanceof OrdersNotNewError || error instanceof TooManyJobsError || error instanceof LeaseLostError;
+  return error instanceof VehicleBusyError || error instanceof OrdersChangedError || error instanceof OrdersNotNewError || error instanceof TooManyJobsError || error instanceof LeaseLostError || error instanceof StopsChangedError;
 }

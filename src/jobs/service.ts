@@ -18,7 +18,8 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { ProblemInput, SolveOptions, SolveResult } from '../model/input.js';
 import { EventBus } from './events.js';
-import { JobIntake } from './intake.js';
+import { JobIntake, type ReplanSubmit } from './intake.js';
+import { quoteFromStore, type Quote, type QuoteAsk } from './quote.js';
 import { DatePlanner } from './plan-date.js';
 import type { IdempotencyKey, PlanningStore } from './ports.js';
 import { haversineProvider, type MatrixProvider } from './problem.js';
@@ -98,11 +99,17 @@ export class JobService {
   readonly owner: string;
   private readonly intake: JobIntake;
   private readonly runner: JobRunner;
+  private readonly store: PlanningStore;
+  private readonly matrix: MatrixProvider;
+  private readonly stamp: () => string;
 
   constructor(options: JobServiceOptions) {
     this.events = options.events ?? new EventBus();
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     const stamp = () => (options.now?.() ?? new Date()).toISOString();
+    this.store = options.store;
+    this.matrix = options.matrix ?? haversineProvider();
+    this.stamp = stamp;
     const scheduler = new SolveScheduler({
       pool: options.pool,
       seed: options.seed,
@@ -117,7 +124,7 @@ export class JobService {
     const planner = new DatePlanner({
       store: options.store,
       scheduler,
-      matrix: options.matrix ?? haversineProvider(),
+      matrix: this.matrix,
       events: this.events,
       timeBudgetSec: options.timeBudgetSec,
       matrixDeadlineMs: options.matrixDeadlineMs,
@@ -166,6 +173,16 @@ export class JobService {
   /** Validates the whole selection at once and queues a job, or throws PlanningInputError. */
   submit(companyId: number, request: PlanningRequest, idempotency?: IdempotencyKey): Promise<JobView> {
     return this.intake.submit(companyId, request, idempotency);
+  }
+
+  /** One more order on a date: its cheapest place on the date's routes now, changing nothing. */
+  quote(companyId: number, ask: QuoteAsk): Promise<Quote> {
+    return quoteFromStore(this.store, this.matrix, companyId, ask, this.stamp());
+  }
+
+  /** Queues a re-plan of one date (dispatch API), or throws PlanningInputError. */
+  replan(companyId: number, request: ReplanSubmit): Promise<JobView> {
+    return this.intake.replan(companyId, request);
   }
 
   /** The job object of 2.2, or undefined when there is no such job for this company. */

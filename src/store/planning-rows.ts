@@ -2,7 +2,8 @@
  * Rows of the planning tables as both adapters read them, and their planning-port records
  * (src/jobs/ports.ts). Shared so that the two adapters map a row the same way.
  */
-import type { JobInput, JobRecord, JobResult, JobStatus, OrderStatus, PlanningOrder, PlanningVehicle } from '../jobs/ports.js';
+import type { DayRoute, DayStop, JobInput, JobRecord, JobResult, JobStatus, OrderStatus, PlanningOrder, PlanningVehicle, RouteRewrite } from '../jobs/ports.js';
+import type { RouteRow, StopRow } from './types.js';
 
 /** Rows of the planning tables as both stores return them (SQLite's flags are 0/1, PostgreSQL's booleans). */
 export interface JobRow {
@@ -53,6 +54,7 @@ export interface VehicleRow {
   features: string;
   max_trips: number;
   reload_min: number;
+  breaks?: string;
 }
 
 export const jobFromRow = (r: JobRow): JobRecord => ({
@@ -101,6 +103,65 @@ export const vehicleFromRow = (r: VehicleRow): PlanningVehicle => ({
   features: JSON.parse(r.features) as string[],
   maxTrips: r.max_trips,
   reloadMin: r.reload_min,
+  breaks: r.breaks === undefined ? [] : (JSON.parse(r.breaks) as PlanningVehicle['breaks']),
 });
 
 /** `IN (?, ?, ...)` for a list; SQLite's limit on parameters is far above 500. */
+
+/** A route row and its stop rows (by position) -> the re-plan's view of it. */
+export const dayRouteFromRows = (r: RouteRow, stops: StopRow[]): DayRoute => ({
+  id: r.id,
+  jobId: r.job_id,
+  vehicleId: r.vehicle_id,
+  name: r.name,
+  date: r.date,
+  status: r.status,
+  actualStartAt: r.actual_start_at,
+  breaks: r.breaks === undefined ? [] : (JSON.parse(r.breaks) as DayRoute['breaks']),
+  stops: stops.map(
+    (s): DayStop => ({
+      id: s.id,
+      position: s.position,
+      stopType: s.stop_type,
+      status: s.status,
+      orderId: s.order_id,
+      orderExternalId: s.order_external_id,
+      warehouseId: s.warehouse_id,
+      address: s.address,
+      lat: s.lat,
+      lon: s.lon,
+      plannedArrivalAt: s.planned_arrival_at,
+      plannedDepartureAt: s.planned_departure_at,
+      actualArrivalAt: s.actual_arrival_at,
+      actualDepartureAt: s.actual_departure_at,
+    }),
+  ),
+});
+
+/** Groups stop rows (ordered by route, position) under their routes. */
+export function dayRoutesFromRows(routes: RouteRow[], stops: StopRow[]): DayRoute[] {
+  const byRoute = new Map<number, StopRow[]>(routes.map((r) => [r.id, []]));
+  for (const s of stops) byRoute.get(s.route_id)?.push(s);
+  return routes.map((r) => dayRouteFromRows(r, byRoute.get(r.id)!));
+}
+
+/** The stops a rewrite keeps (their ids), the ones it adds, and the routes' stop ids it drops. */
+export function rewritePlan(rewrites: RouteRewrite[], current: Array<{ id: number; route_id: number }>): {
+  kept: Array<{ id: number; routeId: number; stop: RouteRewrite['stops'][number] }>;
+  added: Array<{ routeId: number; stop: RouteRewrite['stops'][number] }>;
+  dropped: number[];
+} {
+  const kept: Array<{ id: number; routeId: number; stop: RouteRewrite['stops'][number] }> = [];
+  const added: Array<{ routeId: number; stop: RouteRewrite['stops'][number] }> = [];
+  const keptIds = new Set<number>();
+  for (const r of rewrites) {
+    for (const s of r.stops) {
+      if (s.id !== undefined) {
+        kept.push({ id: s.id, routeId: r.routeId, stop: s });
+        keptIds.add(s.id);
+      } else added.push({ routeId: r.routeId, stop: s });
+    }
+  }
+  const dropped = current.filter((s) => !keptIds.has(s.id)).map((s) => s.id);
+  return { kept, added, dropped };
+}

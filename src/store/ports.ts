@@ -32,6 +32,7 @@ import type {
   StopRow,
   StopStatus,
   Vehicle,
+  VehicleChange,
   Warehouse,
   WebhookEvent,
   WebhookSubscription,
@@ -67,11 +68,18 @@ export interface WarehousesPort {
   list(companyId: number): Promise<Warehouse[]>;
 }
 
+/** A vehicle to create: `max_trips`, `reload_min` and `breaks` may be left out. */
+export type VehicleInput = Omit<Vehicle, 'id' | 'created_at' | 'max_trips' | 'reload_min' | 'breaks'> & Partial<Pick<Vehicle, 'max_trips' | 'reload_min' | 'breaks'>>;
+
 export interface VehiclesPort {
-  /** `max_trips` and `reload_min` default to 1 and 15 (the migration's defaults). */
-  create(input: Omit<Vehicle, 'id' | 'created_at' | 'max_trips' | 'reload_min'> & Partial<Pick<Vehicle, 'max_trips' | 'reload_min'>>, now: string): Promise<Vehicle>;
+  /** `max_trips`, `reload_min` and `breaks` default to 1, 15 and none (the migrations' defaults). */
+  create(input: VehicleInput, now: string): Promise<Vehicle>;
+  /** Writes the given fields; the vehicle after the change, or undefined when it is not the company's. */
+  update(companyId: number, id: number, change: VehicleChange): Promise<Vehicle | undefined>;
   /** The vehicle if it belongs to the company (active or not). */
   get(companyId: number, id: number): Promise<Vehicle | undefined>;
+  /** The vehicle with this id, of any company (the operator's `admin vehicle update`). */
+  findById(id: number): Promise<Vehicle | undefined>;
   /** The company's vehicles, by id; only the active ones unless told otherwise. */
   list(companyId: number, options?: { includeInactive?: boolean }): Promise<Vehicle[]>;
   /** The subset of ids that exist, belong to the company and are active. */

@@ -16,7 +16,7 @@ export const SCOPES = [
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
-export const WEBHOOK_EVENTS = ['planning_job.finished', 'order.status_changed'] as const;
+export const WEBHOOK_EVENTS = ['planning_job.finished', 'order.status_changed', 'route.updated'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export interface Company {
@@ -64,8 +64,50 @@ export interface Vehicle {
   /** Trips per shift (1: no reload); between two, a mid_depot stop of reload_min minutes. */
   max_trips: number;
   reload_min: number;
+  /** The driver's breaks (migration 110): each `minutes` long, starting inside [start, end]. */
+  breaks: VehicleBreak[];
   active: boolean;
   created_at: string;
+}
+
+/** A driver's break (`admin vehicle create|update --break HH:MM-HH:MM/MIN`): `minutes` long,
+ *  starting between `start` and `end` (HH:MM, local to the company), where the driver is then. */
+export interface VehicleBreak {
+  start: string;
+  end: string;
+  minutes: number;
+}
+
+/** What `admin vehicle update` may change. */
+export type VehicleChange = Partial<Omit<Vehicle, 'id' | 'company_id' | 'created_at'>>;
+
+/** The columns `admin vehicle update` may write (names in SQL come from here only). */
+export const VEHICLE_CHANGE_COLUMNS = [
+  'warehouse_id',
+  'name',
+  'capacity_kg',
+  'capacity_m3',
+  'shift_start',
+  'shift_end',
+  'max_distance_km',
+  'max_duration_min',
+  'max_orders',
+  'features',
+  'max_trips',
+  'reload_min',
+  'breaks',
+  'active',
+] as const satisfies readonly (keyof VehicleChange)[];
+
+/** A change's columns and values as stored (JSON lists as text). */
+export function vehicleChangeValues(change: VehicleChange, flag: (b: boolean) => unknown): Array<[string, unknown]> {
+  const out: Array<[string, unknown]> = [];
+  for (const column of VEHICLE_CHANGE_COLUMNS) {
+    const value = change[column];
+    if (value === undefined) continue;
+    out.push([column, column === 'features' || column === 'breaks' ? JSON.stringify(value) : column === 'active' ? flag(value as boolean) : value]);
+  }
+  return out;
 }
 
 /** The fields a client may set on an order (create and PATCH), already validated and scaled. */
@@ -191,6 +233,8 @@ export interface RouteRow {
   actual_end_at: string | null;
   created_at: string;
   updated_at: string;
+  /** The planned breaks, JSON `[{start, end}]` (UTC timestamps; migration 110; '[]' without). */
+  breaks?: string;
 }
 
 export interface StopRow {

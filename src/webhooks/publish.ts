@@ -5,7 +5,7 @@
  * that makes the change (`publishIn`), so a change and its webhooks commit together or not at all.
  */
 import { randomUUID } from 'node:crypto';
-import type { NewDelivery } from '../store/types.js';
+import type { NewDelivery, WebhookEvent } from '../store/types.js';
 
 export interface Subscription {
   id: number;
@@ -24,7 +24,7 @@ export function deliveriesFor(subscriptions: readonly Subscription[], event: str
 
 /** What publishIn needs of a transaction: the subscriptions and the outbox. */
 export interface PublishTarget {
-  webhooks: { forEvent(companyId: number, event: 'planning_job.finished' | 'order.status_changed'): Promise<Subscription[]> | Subscription[] };
+  webhooks: { forEvent(companyId: number, event: WebhookEvent): Promise<Subscription[]> | Subscription[] };
   outbox: { add(deliveries: NewDelivery[]): Promise<void> | void };
 }
 
@@ -32,7 +32,7 @@ export interface PublishTarget {
 export async function publishIn(
   tx: PublishTarget,
   companyId: number,
-  event: 'planning_job.finished' | 'order.status_changed',
+  event: WebhookEvent,
   data: unknown,
   now = Date.now(),
 ): Promise<string[]> {

@@ -42,7 +42,7 @@ describe('admin CLI', () => {
       '--shift', '08:00-18:00', '--max-distance-km', '250', '--max-duration-min', '600', '--max-orders', '40', '--features', 'fridge,lift');
     expect(v.json).toEqual({
       id: 1, company_id: 1, warehouse_id: 1, name: 'Van 1', capacity_kg: 800, capacity_m3: 6.5, shift: '08:00-18:00',
-      max_distance_km: 250, max_duration_min: 600, max_orders: 40, features: ['fridge', 'lift'], max_trips: 1, reload_min: 15, active: true,
+      max_distance_km: 250, max_duration_min: 600, max_orders: 40, features: ['fridge', 'lift'], max_trips: 1, reload_min: 15, breaks: [], active: true,
     });
     const inactive = admin('vehicle', 'create', '--company', '1', '--name', 'Old', '--warehouse', '1', '--capacity-kg', '100', '--capacity-m3', '1', '--inactive');
     expect(inactive.json).toMatchObject({ active: false, shift: null, max_orders: null, features: [] });

@@ -195,6 +195,18 @@ describe('live answers of the real server conform to the OpenAPI document', () =
     expect(tracking.body.progress.completed).toBe(1);
   });
 
+  it('the day: a re-plan, a van out of service, a quote, and their errors', async () => {
+    expect((await call('POST', `${I}/planning/quote`, { date: DATE, lat: 52.5, lon: 13.4, weight: 1 })).status).toBe(200);
+    expect((await call('POST', `${I}/planning/quote`, { date: DATE, lat: 95, lon: 13.4 })).status).toBe(400);
+    // the vans with a route that day answer 202, the others 409
+    const outs = [];
+    for (const v of seeded.vehicles) outs.push((await call('POST', `${I}/vehicles/${v.id}/unavailable`, { from: `${DATE}T07:00:00+01:00` })).status);
+    expect(outs).toContain(202);
+    expect((await call('POST', `${I}/vehicles/999999/unavailable`, {})).status).toBe(404);
+    expect((await call('POST', `${I}/planning/replan`, { date: DATE })).status).toBe(202);
+    expect((await call('POST', `${I}/planning/replan`, { date: 'tomorrow' })).status).toBe(400);
+  });
+
   it('every operation: 401 without a key, 403 without the scope, 400 for an unknown query parameter, malformed JSON and 413 where a body is read, 404 for an unknown id, 405 for the other methods', async () => {
     const doc = checker.doc;
     for (const op of listOperations()) {

@@ -46,7 +46,7 @@ describe('the OpenAPI document', () => {
       [
         'createOrder', 'listOrders', 'bulkCreateOrders', 'getOrder', 'updateOrder', 'cancelOrder', 'getOrderEvents',
         'startPlanningJob', 'getPlanningJob', 'listRoutes', 'getRoute', 'getRouteTracking',
-        'assignRouteVehicle', 'startRoute', 'setStopStatus', 'addVehiclePositions', 'getOpenApiDocument',
+        'assignRouteVehicle', 'startRoute', 'setStopStatus', 'addVehiclePositions', 'listFleet', 'replanDay', 'markVehicleUnavailable', 'quoteOrder', 'getOpenApiDocument',
       ].sort(),
     );
     for (const { path, method, op } of ops) {
@@ -70,7 +70,7 @@ describe('the OpenAPI document', () => {
     expect(doc.paths['/api/public/v1/orders/{id}/'].put).toBeUndefined();
     expect(doc.paths['/api/public/v1/orders/{id}/'].delete).toBeUndefined();
     expect(doc.paths['/api/public/v1/orders/{id}/']['x-methods-not-allowed']).toEqual(['POST', 'PUT', 'DELETE']);
-    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/api/internal/v1/'))).toHaveLength(4);
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/api/internal/v1/'))).toHaveLength(8);
   });
 
   it('answers: named schemas, closed, every field always sent required; 429 carries Retry-After and RateLimit-*', () => {

@@ -122,7 +122,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
       const v1 = await vehicle();
       expect(v1).toEqual({
         id: v1.id, company_id: company.id, warehouse_id: warehouse.id, name: 'Van', capacity_kg: 800, capacity_m3: 6.5, shift_start: '08:00', shift_end: '17:00',
-        max_distance_km: 150.5, max_duration_min: 480, max_orders: 30, features: ['fridge'], active: true, created_at: T0, max_trips: 1, reload_min: 15,
+        max_distance_km: 150.5, max_duration_min: 480, max_orders: 30, features: ['fridge'], active: true, created_at: T0, max_trips: 1, reload_min: 15, breaks: [],
       });
       const v2 = await vehicle({ name: 'Bike', shift_start: null, shift_end: null, max_distance_km: null, max_duration_min: null, max_orders: null, features: [], active: false });
       expect(v2).toMatchObject({ shift_start: null, max_distance_km: null, max_orders: null, features: [], active: false });
@@ -262,7 +262,7 @@ export function describeStoreContract(name: string, makeFixture: () => Promise<S
       expect(route).toEqual({
         id: r1, company_id: company.id, job_id: expect.any(Number), vehicle_id: v1.id, assigned_vehicle_id: null, vehicle_assigned_at: null,
         name: '2026-12-01 Van', date: '2026-12-01', status: 'planned', planned_mileage_km: 12.5, planned_duration_min: 95, total_weight_kg: 1.5,
-        total_volume_m3: 0.25, actual_start_at: null, actual_end_at: null, created_at: T1, updated_at: T1,
+        total_volume_m3: 0.25, actual_start_at: null, actual_end_at: null, created_at: T1, updated_at: T1, breaks: '[]',
       });
       expect(await s.routes.get(other.id, r1)).toBeUndefined();
       expect(await s.routes.get(company.id, 2 ** 60)).toBeUndefined();

@@ -229,7 +229,7 @@ describe.skipIf(!postgres.available)('PgPlanningStore', () => {
           stops: [{ position: 1, stopType: 'order' as const, orderId: o.id, orderExternalId: 'X', warehouseId: null, address: 'B', lat: 52.5, lon: 13.4, plannedArrivalAt: now, plannedDepartureAt: now }] }],
       };
       let seq = 0;
-      const publish = async (tx: Parameters<NonNullable<Parameters<typeof a.planning.setPublisher>[0]>>[0], companyId: number, event: 'planning_job.finished' | 'order.status_changed', data: unknown) => {
+      const publish = async (tx: Parameters<NonNullable<Parameters<typeof a.planning.setPublisher>[0]>>[0], companyId: number, event: 'planning_job.finished' | 'order.status_changed' | 'route.updated', data: unknown) => {
         for (const s of await tx.webhooks.forEvent(companyId, event)) {
           const id = `d-${++seq}`;
           await tx.outbox.add([{ id, subscriptionId: s.id, url: s.url, secret: s.secret, event, body: JSON.stringify({ id, event, data }), createdAt: Date.parse(now) + seq }]);

@@ -1,5 +1,5 @@
-import type { VehiclesPort, WarehousesPort } from '../ports.js';
-import type { Vehicle, Warehouse } from '../types.js';
+import type { VehicleInput, VehiclesPort, WarehousesPort } from '../ports.js';
+import { vehicleChangeValues, type Vehicle, type VehicleBreak, type VehicleChange, type Warehouse } from '../types.js';
 import type { Conn } from './db.js';
 import { safeId, safeIds } from './util.js';
 
@@ -26,21 +26,22 @@ export class PgWarehouseRepository implements WarehousesPort {
   }
 }
 
-interface VehicleRow extends Omit<Vehicle, 'features'> {
+interface VehicleRow extends Omit<Vehicle, 'features' | 'breaks'> {
   features: string;
+  breaks: string;
 }
 
-const toVehicle = (row: VehicleRow): Vehicle => ({ ...row, features: JSON.parse(row.features) as string[] });
+const toVehicle = (row: VehicleRow): Vehicle => ({ ...row, features: JSON.parse(row.features) as string[], breaks: JSON.parse(row.breaks) as VehicleBreak[] });
 
 export class PgVehicleRepository implements VehiclesPort {
   constructor(private readonly db: Conn) {}
 
   /** `max_trips` and `reload_min` default to 1 and 15 (the migration's defaults). */
-  async create(input: Omit<Vehicle, 'id' | 'created_at' | 'max_trips' | 'reload_min'> & Partial<Pick<Vehicle, 'max_trips' | 'reload_min'>>, now: string): Promise<Vehicle> {
+  async create(input: VehicleInput, now: string): Promise<Vehicle> {
     const row = await this.db.one<VehicleRow>(
       `INSERT INTO vehicles (company_id, warehouse_id, name, capacity_kg, capacity_m3, shift_start, shift_end,
-         max_distance_km, max_duration_min, max_orders, features, active, created_at, max_trips, reload_min)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING *`,
+         max_distance_km, max_duration_min, max_orders, features, active, created_at, max_trips, reload_min, breaks)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING *`,
       [
         input.company_id,
         input.warehouse_id,
@@ -57,14 +58,33 @@ export class PgVehicleRepository implements VehiclesPort {
         now,
         input.max_trips ?? 1,
         input.reload_min ?? 15,
+        JSON.stringify(input.breaks ?? []),
       ],
     );
     return toVehicle(row!);
   }
 
+  async update(companyId: number, id: number, change: VehicleChange): Promise<Vehicle | undefined> {
+    if (!safeId(id)) return undefined;
+    const values = vehicleChangeValues(change, (b) => b);
+    if (values.length > 0) {
+      await this.db.run(
+        `UPDATE vehicles SET ${values.map(([c], i) => `${c} = $${i + 1}`).join(', ')} WHERE company_id = $${values.length + 1} AND id = $${values.length + 2}`,
+        [...values.map(([, v]) => v), companyId, id],
+      );
+    }
+    return this.get(companyId, id);
+  }
+
   async get(companyId: number, id: number): Promise<Vehicle | undefined> {
     if (!safeId(id)) return undefined;
     const row = await this.db.one<VehicleRow>('SELECT * FROM vehicles WHERE company_id = $1 AND id = $2', [companyId, id]);
+    return row && toVehicle(row);
+  }
+
+  async findById(id: number): Promise<Vehicle | undefined> {
+    if (!safeId(id)) return undefined;
+    const row = await this.db.one<VehicleRow>('SELECT * FROM vehicles WHERE id = $1', [id]);
     return row && toVehicle(row);
   }
 

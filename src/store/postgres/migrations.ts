@@ -326,6 +326,14 @@ export const pgMigrations: PgMigration[] = [
     sql: `ALTER TABLE companies ADD COLUMN speed_factor DOUBLE PRECISION NOT NULL DEFAULT 1;`,
   },
   {
+    version: 110,
+    name: 'driver breaks: a vehicle\'s breaks (JSON [{start, end, minutes}]) and a route\'s planned breaks (JSON [{start, end}])',
+    sql: `
+      ALTER TABLE vehicles ADD COLUMN breaks ${T} NOT NULL DEFAULT '[]';
+      ALTER TABLE routes ADD COLUMN breaks ${T} NOT NULL DEFAULT '[]';
+    `,
+  },
+  {
     version: 120,
     name: 'webhook outbox looks on indexes: pending deliveries by subscription and due time, live leases by subscription',
     sql: `

@@ -21,8 +21,13 @@
  * job's view) and inside a failed job's updateJob, with the transaction's repositories, as
  * OutboxPlanningStore does on SQLite. If it throws, nothing of the commit is written.
  */
-import { jobFromRow, orderFromRow, vehicleFromRow, type JobRow, type OrderRow, type VehicleRow } from '../planning-rows.js';
+import { dayRoutesFromRows, jobFromRow, orderFromRow, rewritePlan, vehicleFromRow, type JobRow, type OrderRow, type VehicleRow } from '../planning-rows.js';
+import type { RouteRow, StopRow } from '../types.js';
 import type {
+  DayPosition,
+  DayRoute,
+  PlanningEvent,
+  RouteRewrite,
   Company,
   JobInput,
   JobRecord,
@@ -48,7 +53,7 @@ import type { Conn } from './db.js';
 import { lockAll, lockKey } from './locks.js';
 import { safeIds } from './util.js';
 
-export type PlanningEvent = 'planning_job.finished' | 'order.status_changed';
+export type { PlanningEvent };
 /** Writes an event's webhook deliveries with the transaction's repositories (tx.webhooks, tx.outbox). */
 export type PlanningPublisher = (tx: Repositories, companyId: number, event: PlanningEvent, data: unknown) => Promise<void>;
 
@@ -282,6 +287,96 @@ export class PgPlanningStore implements PlanningStore {
     return rows.map((r) => r.id);
   }
 
+  openRoutesOn(companyId: number, date: string): Promise<DayRoute[]> {
+    return this.openRoutesOnOn(this.db, companyId, date, false);
+  }
+
+  /** With `lock`, the routes and their stops are locked FOR UPDATE: a stop status written meanwhile waits for the commit, or is seen by it. */
+  private async openRoutesOnOn(c: Conn, companyId: number, date: string, lock: boolean): Promise<DayRoute[]> {
+    const routes = await c.rows<RouteRow>(
+      `SELECT * FROM routes WHERE company_id = $1 AND date = $2 AND status IN ('planned', 'active') ORDER BY id LIMIT $3${lock ? ' FOR UPDATE' : ''}`,
+      [companyId, date, MAX_IDS],
+    );
+    if (routes.length === 0) return [];
+    const stops = await c.rows<StopRow>(
+      `SELECT * FROM route_stops WHERE route_id = ANY($1::bigint[]) ORDER BY route_id, position LIMIT $2${lock ? ' FOR UPDATE' : ''}`,
+      [routes.map((r) => r.id), MAX_IDS],
+    );
+    return dayRoutesFromRows(routes, stops);
+  }
+
+  async lastPositions(companyId: number, vehicleIds: number[], notAfter: string): Promise<DayPosition[]> {
+    const wanted = safeIds(bounded(vehicleIds));
+    if (wanted.length === 0) return [];
+    return this.db.rows<DayPosition>(
+      `SELECT p.vehicle_id AS "vehicleId", p.lat, p.lon, p.timestamp FROM unnest($2::bigint[]) AS v(id)
+         CROSS JOIN LATERAL (SELECT * FROM vehicle_positions WHERE company_id = $1 AND vehicle_id = v.id AND timestamp <= $3
+                             ORDER BY timestamp DESC, id DESC LIMIT 1) p`,
+      [companyId, wanted, notAfter],
+    );
+  }
+
+  async newOrderIdsOn(companyId: number, date: string): Promise<number[]> {
+    const rows = await this.db.rows<{ id: number }>(
+      `SELECT id FROM orders WHERE company_id = $1 AND status = 'new' AND delivery_date = $2 ORDER BY id LIMIT $3`,
+      [companyId, date, MAX_IDS],
+    );
+    return rows.map((r) => Number(r.id));
+  }
+
+  /** A re-plan's new stop lists: kept stops are parked at -id first (the positions are unique per route). */
+  private async rewriteRoutesOn(tx: Conn, rewrites: RouteRewrite[], at: string): Promise<void> {
+    if (rewrites.length === 0) return;
+    const current = await tx.rows<{ id: number; route_id: number }>(`SELECT id, route_id FROM route_stops WHERE route_id = ANY($1::bigint[])`, [
+      rewrites.map((r) => r.routeId),
+    ]);
+    const { kept, added, dropped } = rewritePlan(
+      rewrites,
+      current.map((s) => ({ id: Number(s.id), route_id: Number(s.route_id) })),
+    );
+    if (dropped.length > 0) await tx.run(`DELETE FROM route_stops WHERE id = ANY($1::bigint[])`, [dropped]);
+    if (kept.length > 0) {
+      await tx.run(`UPDATE route_stops SET position = -id WHERE id = ANY($1::bigint[])`, [kept.map((k) => k.id)]);
+      await tx.run(
+        `UPDATE route_stops AS s SET route_id = k.route_id, position = k.position, planned_arrival_at = k.arrival, planned_departure_at = k.departure
+           FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::text[], $5::text[]) AS k(id, route_id, position, arrival, departure)
+          WHERE s.id = k.id`,
+        [kept.map((k) => k.id), kept.map((k) => k.routeId), kept.map((k) => k.stop.position), kept.map((k) => k.stop.plannedArrivalAt), kept.map((k) => k.stop.plannedDepartureAt)],
+      );
+    }
+    if (added.length > 0) {
+      const col = <K extends keyof RouteRewrite['stops'][number]>(k: K) => added.map((a) => a.stop[k]);
+      await tx.run(
+        `INSERT INTO route_stops (route_id, position, stop_type, order_id, order_external_id, warehouse_id, address, lat, lon,
+           planned_arrival_at, planned_departure_at)
+         SELECT s.route_id, s.position, s.stop_type, s.order_id, s.order_external_id, s.warehouse_id, s.address, s.lat, s.lon, s.arrival, s.departure
+           FROM unnest($1::bigint[], $2::int[], $3::text[], $4::bigint[], $5::text[], $6::bigint[], $7::text[], $8::float8[], $9::float8[], $10::text[], $11::text[])
+             WITH ORDINALITY AS s(route_id, position, stop_type, order_id, order_external_id, warehouse_id, address, lat, lon, arrival, departure, n)
+          ORDER BY s.n`,
+        [
+          added.map((a) => a.routeId),
+          col('position'),
+          col('stopType'),
+          col('orderId'),
+          col('orderExternalId'),
+          col('warehouseId'),
+          col('address'),
+          col('lat'),
+          col('lon'),
+          col('plannedArrivalAt'),
+          col('plannedDepartureAt'),
+        ],
+      );
+    }
+    for (const r of rewrites) {
+      await tx.run(
+        `UPDATE routes SET planned_mileage_km = $1, planned_duration_min = $2, total_weight_kg = $3, total_volume_m3 = $4, breaks = $5,
+           status = COALESCE($6::text, status), actual_end_at = CASE WHEN $6::text = 'completed' THEN $7 ELSE actual_end_at END, updated_at = $7 WHERE id = $8`,
+        [r.plannedMileageKm, r.plannedDurationMin, r.totalWeightKg, r.totalVolumeM3, JSON.stringify(r.breaks), r.status ?? null, at, r.routeId],
+      );
+    }
+  }
+
   /** One transaction (one pooled client) around `fn`, with the commit primitives bound to it. */
   commitTransaction<T>(fn: (tx: PlanCommitTx) => Promise<T>): Promise<T> {
     return this.db.atomic((tx) => fn(this.commitTxOn(tx)));
@@ -313,6 +408,19 @@ export class PgPlanningStore implements PlanningStore {
           [at, orderIds],
         );
       },
+      openRoutesOn: (companyId, date) => this.openRoutesOnOn(tx, companyId, date, true),
+      rewriteRoutes: (_companyId, rewrites, at) => this.rewriteRoutesOn(tx, rewrites, at),
+      markNew: async (companyId, orderIds, at) => {
+        if (orderIds.length === 0) return;
+        await tx.run(
+          `WITH moved AS (
+             UPDATE orders SET status = 'new', updated_at = $1, version = version + 1
+              WHERE company_id = $2 AND id = ANY($3::bigint[]) AND status = 'in_route' RETURNING id)
+           INSERT INTO order_status_history (order_id, status, previous_status, at)
+           SELECT o.id, 'new', 'in_route', $1 FROM unnest($3::bigint[]) WITH ORDINALITY AS o(id, n) WHERE o.id IN (SELECT id FROM moved) ORDER BY o.n`,
+          [at, companyId, orderIds],
+        );
+      },
       finishJob: async (jobId, result, at) => {
         const row = (await tx.one<JobRow>(
           `UPDATE planning_jobs SET status = 'done', result = $1, error = '', updated_at = $2, lease_owner = NULL, lease_until = NULL
@@ -332,9 +440,9 @@ export class PgPlanningStore implements PlanningStore {
     const write = async (tx: Conn) => {
       const route = (await tx.one<{ id: number }>(
         `INSERT INTO routes (company_id, job_id, vehicle_id, name, date, planned_mileage_km, planned_duration_min,
-           total_weight_kg, total_volume_m3, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) RETURNING id`,
-        [r.companyId, r.jobId, r.vehicleId, r.name, r.date, r.plannedMileageKm, r.plannedDurationMin, r.totalWeightKg, r.totalVolumeM3, at],
+           total_weight_kg, total_volume_m3, created_at, updated_at, breaks)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11) RETURNING id`,
+        [r.companyId, r.jobId, r.vehicleId, r.name, r.date, r.plannedMileageKm, r.plannedDurationMin, r.totalWeightKg, r.totalVolumeM3, at, JSON.stringify(r.breaks ?? [])],
       ))!;
       if (r.stops.length > 0) {
         const col = <K extends keyof NewRoute['stops'][number]>(k: K) => r.stops.map((s) => s[k]);

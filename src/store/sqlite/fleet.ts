@@ -1,5 +1,6 @@
 import { prepare, type Db } from './db.js';
-import type { Vehicle, Warehouse } from '../types.js';
+import { vehicleChangeValues, type Vehicle, type VehicleBreak, type VehicleChange, type Warehouse } from '../types.js';
+import type { VehicleInput } from '../ports.js';
 
 export class WarehouseRepository {
   constructor(private readonly db: Db) {}
@@ -22,24 +23,26 @@ export class WarehouseRepository {
   }
 }
 
-interface VehicleRow extends Omit<Vehicle, 'features' | 'active'> {
+interface VehicleRow extends Omit<Vehicle, 'features' | 'active' | 'breaks'> {
   features: string;
+  breaks: string;
   active: number;
 }
 
 function toVehicle(row: VehicleRow): Vehicle {
-  return { ...row, features: JSON.parse(row.features) as string[], active: row.active === 1 };
+  return { ...row, features: JSON.parse(row.features) as string[], breaks: JSON.parse(row.breaks) as VehicleBreak[], active: row.active === 1 };
 }
+
 
 export class VehicleRepository {
   constructor(private readonly db: Db) {}
 
   /** `max_trips` and `reload_min` default to 1 and 15 (the migration's defaults). */
-  create(input: Omit<Vehicle, 'id' | 'created_at' | 'max_trips' | 'reload_min'> & Partial<Pick<Vehicle, 'max_trips' | 'reload_min'>>, now: string): Vehicle {
+  create(input: VehicleInput, now: string): Vehicle {
     const info = prepare(this.db, 
         `INSERT INTO vehicles (company_id, warehouse_id, name, capacity_kg, capacity_m3, shift_start, shift_end,
-           max_distance_km, max_duration_min, max_orders, features, active, created_at, max_trips, reload_min)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           max_distance_km, max_duration_min, max_orders, features, active, created_at, max_trips, reload_min, breaks)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         input.company_id,
@@ -57,8 +60,21 @@ export class VehicleRepository {
         now,
         input.max_trips ?? 1,
         input.reload_min ?? 15,
+        JSON.stringify(input.breaks ?? []),
       );
     return this.get(input.company_id, Number(info.lastInsertRowid))!;
+  }
+
+  update(companyId: number, id: number, change: VehicleChange): Vehicle | undefined {
+    const values = vehicleChangeValues(change, (b) => (b ? 1 : 0));
+    if (values.length > 0) {
+      prepare(this.db, `UPDATE vehicles SET ${values.map(([c]) => `${c} = ?`).join(', ')} WHERE company_id = ? AND id = ?`).run(
+        ...values.map(([, v]) => v),
+        companyId,
+        id,
+      );
+    }
+    return this.get(companyId, id);
   }
 
   /** The vehicle if it belongs to the company (active or not). */
@@ -66,6 +82,12 @@ export class VehicleRepository {
     const row = prepare(this.db, 'SELECT * FROM vehicles WHERE company_id = ? AND id = ?').get(companyId, id) as
       | VehicleRow
       | undefined;
+    return row && toVehicle(row);
+  }
+
+  findById(id: number): Vehicle | undefined {
+    if (!Number.isSafeInteger(id)) return undefined;
+    const row = prepare(this.db, 'SELECT * FROM vehicles WHERE id = ?').get(id) as VehicleRow | undefined;
     return row && toVehicle(row);
   }
 

@@ -332,6 +332,14 @@ export const migrations: Migration[] = [
     sql: `ALTER TABLE companies ADD COLUMN speed_factor REAL NOT NULL DEFAULT 1;`,
   },
   {
+    version: 110,
+    name: 'driver breaks: a vehicle\'s breaks (JSON [{start, end, minutes}]) and a route\'s planned breaks (JSON [{start, end}])',
+    sql: `
+      ALTER TABLE vehicles ADD COLUMN breaks TEXT NOT NULL DEFAULT '[]';
+      ALTER TABLE routes ADD COLUMN breaks TEXT NOT NULL DEFAULT '[]';
+    `,
+  },
+  {
     version: 120,
     name: 'webhook outbox looks on indexes: pending deliveries by subscription and due time, live leases by subscription',
     sql: `

@@ -6,7 +6,7 @@
  * outbox, even to a kill -9. (The job service still emits the events on its bus afterwards, for
  * in-process listeners; nothing publishes them again.)
  */
-import type { JobRecord } from '../../jobs/ports.js';
+import type { JobRecord, PlanningEvent } from '../../jobs/ports.js';
 import { toJobView } from '../../jobs/view.js';
 import { SqliteWebhookOutbox } from './outbox.js';
 import { deliveriesFor } from '../../webhooks/publish.js';
@@ -21,7 +21,7 @@ export class OutboxPlanningStore extends SqlitePlanningStore {
   constructor(
     private readonly database: Db,
     /** Each event written (tests count them). */
-    private readonly onPublished?: (companyId: number, event: 'planning_job.finished' | 'order.status_changed') => void,
+    private readonly onPublished?: (companyId: number, event: PlanningEvent) => void,
     /** The store's outbox (its quota); by default one of its own on the connection. */
     outbox?: SqliteWebhookOutbox,
   ) {
@@ -30,7 +30,7 @@ export class OutboxPlanningStore extends SqlitePlanningStore {
     this.outbox = outbox ?? new SqliteWebhookOutbox(database);
   }
 
-  protected override publish(companyId: number, event: 'planning_job.finished' | 'order.status_changed', data: unknown): void {
+  protected override publish(companyId: number, event: PlanningEvent, data: unknown): void {
     const deliveries = deliveriesFor(this.webhooks.forEvent(companyId, event), event, data, Date.now());
     if (deliveries.length > 0) this.outbox.add(deliveries);
     this.onPublished?.(companyId, event);

@@ -8,6 +8,10 @@
  * kilometres, kilograms, cubic metres and degrees, which round-trip exactly as JS numbers.
  */
 import type {
+  DayPosition,
+  DayRoute,
+  PlanningEvent,
+  RouteRewrite,
   Company,
   JobInput,
   JobRecord,
@@ -28,7 +32,8 @@ import {
   type IdempotencyKey,
 } from '../../jobs/ports.js';
 import type { Db } from './db.js';
-import { jobFromRow, orderFromRow, vehicleFromRow, type JobRow, type OrderRow, type VehicleRow } from '../planning-rows.js';
+import { dayRoutesFromRows, jobFromRow, orderFromRow, rewritePlan, vehicleFromRow, type JobRow, type OrderRow, type VehicleRow } from '../planning-rows.js';
+import type { RouteRow, StopRow } from '../types.js';
 
 let savepoints = 0;
 
@@ -203,6 +208,61 @@ export class SqlitePlanningStore implements PlanningStore {
     return rows.map((r) => r.id);
   }
 
+  openRoutesOn(companyId: number, date: string): DayRoute[] {
+    const routes = this.db
+      .prepare(`SELECT * FROM routes WHERE company_id = ? AND date = ? AND status IN ('planned', 'active') ORDER BY id`)
+      .all(companyId, date) as RouteRow[];
+    if (routes.length === 0) return [];
+    const stops = this.db
+      .prepare(`SELECT * FROM route_stops WHERE route_id IN (${placeholders(routes.length)}) ORDER BY route_id, position`)
+      .all(...routes.map((r) => r.id)) as StopRow[];
+    return dayRoutesFromRows(routes, stops);
+  }
+
+  lastPositions(companyId: number, vehicleIds: number[], notAfter: string): DayPosition[] {
+    const latest = this.db.prepare(
+      `SELECT vehicle_id AS "vehicleId", lat, lon, timestamp FROM vehicle_positions
+        WHERE company_id = ? AND vehicle_id = ? AND timestamp <= ? ORDER BY timestamp DESC, id DESC LIMIT 1`,
+    );
+    return vehicleIds.map((id) => latest.get(companyId, id, notAfter) as DayPosition | undefined).filter((p): p is DayPosition => p !== undefined);
+  }
+
+  newOrderIdsOn(companyId: number, date: string): number[] {
+    const rows = this.db
+      .prepare(`SELECT id FROM orders WHERE company_id = ? AND status = 'new' AND delivery_date = ? ORDER BY id`)
+      .all(companyId, date) as Array<{ id: number }>;
+    return rows.map((r) => r.id);
+  }
+
+  /** A re-plan's new stop lists: kept stops are moved in two steps (the positions are unique per route). */
+  private rewriteRoutes(rewrites: RouteRewrite[], at: string): void {
+    if (rewrites.length === 0) return;
+    const ids = rewrites.map((r) => r.routeId);
+    const current = this.db.prepare(`SELECT id, route_id FROM route_stops WHERE route_id IN (${placeholders(ids.length)})`).all(...ids) as Array<{ id: number; route_id: number }>;
+    const { kept, added, dropped } = rewritePlan(rewrites, current);
+    const del = this.db.prepare(`DELETE FROM route_stops WHERE id = ?`);
+    for (const id of dropped) del.run(id);
+    const park = this.db.prepare(`UPDATE route_stops SET position = -id WHERE id = ?`);
+    for (const k of kept) park.run(k.id);
+    const move = this.db.prepare(`UPDATE route_stops SET route_id = ?, position = ?, planned_arrival_at = ?, planned_departure_at = ? WHERE id = ?`);
+    for (const k of kept) move.run(k.routeId, k.stop.position, k.stop.plannedArrivalAt, k.stop.plannedDepartureAt, k.id);
+    const addStop = this.db.prepare(
+      `INSERT INTO route_stops (route_id, position, stop_type, order_id, order_external_id, warehouse_id, address, lat, lon,
+         planned_arrival_at, planned_departure_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    for (const { routeId, stop: s } of added) {
+      addStop.run(routeId, s.position, s.stopType, s.orderId, s.orderExternalId, s.warehouseId, s.address, s.lat, s.lon, s.plannedArrivalAt, s.plannedDepartureAt);
+    }
+    const route = this.db.prepare(
+      `UPDATE routes SET planned_mileage_km = ?, planned_duration_min = ?, total_weight_kg = ?, total_volume_m3 = ?, breaks = ?,
+         status = COALESCE(?, status), actual_end_at = CASE WHEN ? = 'completed' THEN ? ELSE actual_end_at END, updated_at = ? WHERE id = ?`,
+    );
+    for (const r of rewrites) {
+      route.run(r.plannedMileageKm, r.plannedDurationMin, r.totalWeightKg, r.totalVolumeM3, JSON.stringify(r.breaks), r.status ?? null, r.status ?? null, at, at, r.routeId);
+    }
+  }
+
   /**
    * One write transaction around `fn` (BEGIN IMMEDIATE, or a savepoint inside an open one). The
    * connection is the store's only one and better-sqlite3 is synchronous, so the primitives run
@@ -244,6 +304,13 @@ export class SqlitePlanningStore implements PlanningStore {
         addHistory.run(id, at);
       }
     },
+    openRoutesOn: (companyId, date) => this.openRoutesOn(companyId, date),
+    rewriteRoutes: (_companyId, rewrites, at) => this.rewriteRoutes(rewrites, at),
+    markNew: (_companyId, orderIds, at) => {
+      const setStatus = this.db.prepare(`UPDATE orders SET status = 'new', updated_at = ?, version = version + 1 WHERE id = ? AND status = 'in_route'`);
+      const addHistory = this.db.prepare(`INSERT INTO order_status_history (order_id, status, previous_status, at) VALUES (?, 'new', 'in_route', ?)`);
+      for (const id of orderIds) if (setStatus.run(at, id).changes === 1) addHistory.run(id, at);
+    },
     finishJob: (jobId, result, at) => {
       this.db
         .prepare(`UPDATE planning_jobs SET status = 'done', result = ?, error = '', updated_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?`)
@@ -254,17 +321,17 @@ export class SqlitePlanningStore implements PlanningStore {
   };
 
   /** Writes an event's webhook deliveries in the open transaction; this store keeps none (OutboxPlanningStore does). */
-  protected publish(_companyId: number, _event: 'planning_job.finished' | 'order.status_changed', _data: unknown): void {}
+  protected publish(_companyId: number, _event: PlanningEvent, _data: unknown): void {}
 
   /** Inserts a route (status planned) and its stops (status pending); returns the route id. */
   insertRoute(r: NewRoute, at: string): number {
     const { lastInsertRowid } = this.db
       .prepare(
         `INSERT INTO routes (company_id, job_id, vehicle_id, name, date, planned_mileage_km, planned_duration_min,
-           total_weight_kg, total_volume_m3, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           total_weight_kg, total_volume_m3, created_at, updated_at, breaks)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(r.companyId, r.jobId, r.vehicleId, r.name, r.date, r.plannedMileageKm, r.plannedDurationMin, r.totalWeightKg, r.totalVolumeM3, at, at);
+      .run(r.companyId, r.jobId, r.vehicleId, r.name, r.date, r.plannedMileageKm, r.plannedDurationMin, r.totalWeightKg, r.totalVolumeM3, at, at, JSON.stringify(r.breaks ?? []));
     const routeId = Number(lastInsertRowid);
     const addStop = this.db.prepare(
       `INSERT INTO route_stops (route_id, position, stop_type, order_id, order_external_id, warehouse_id, address, lat, lon,
