@@ -17,6 +17,8 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import type { StorePort } from '../src/store/port.js';
 import { PgStore } from '../src/store/postgres/index.js';
+import { GEOCODE_DUE_SQL, GEOCODE_NEXT_DUE_SQL } from '../src/store/postgres/geocode-queue.js';
+import { OUTBOX_DUE_SQL, OUTBOX_NEXT_DUE_SQL } from '../src/store/postgres/outbox.js';
 import { SqliteStorePort } from '../src/store/sqlite/port.js';
 import { Store } from '../src/store/sqlite/store.js';
 import { seedBacklog, T0, type Backlog } from '../test/helpers/queue-backlog.js';
@@ -81,6 +83,22 @@ async function measure(kind: string, store: StorePort, b: Backlog): Promise<void
     const load = loadavg()[0]!.toFixed(2);
     const t = await time(look, back);
     console.log(`${kind.padEnd(9)} ${name.padEnd(45)} median ${ms(quantile(t, 0.5))} ms  p90 ${ms(quantile(t, 0.9))} ms  max ${ms(Math.max(...t))} ms  (${RUNS} runs, load ${load})`);
+  }
+  if (store instanceof PgStore) {
+    // the server's own time for each statement (EXPLAIN ANALYZE), apart from round trips, commit and the load's scheduling
+    for (const [name, sql, args] of [
+      ['outbox due', `${OUTBOX_DUE_SQL} SELECT id FROM chosen`, [now, [...paused], 2, owner, [], 8, 2]],
+      ['outbox nextDue', OUTBOX_NEXT_DUE_SQL, [now, [...paused]]],
+      ['geocoding due', `${GEOCODE_DUE_SQL} SELECT id FROM chosen`, [geoNow, owner, 50]],
+      ['geocoding nextDueAt', GEOCODE_NEXT_DUE_SQL, [geoNow]],
+    ] as const) {
+      const times: number[] = [];
+      for (let i = 0; i < 10; i++) {
+        const { rows } = await store.pool.query<{ 'QUERY PLAN': Array<{ 'Execution Time': number }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, args as unknown as unknown[]);
+        times.push(rows[0]!['QUERY PLAN'][0]!['Execution Time']);
+      }
+      console.log(`${kind.padEnd(9)} ${`${name}: server execution (EXPLAIN ANALYZE)`.padEnd(45)} median ${ms(quantile(times, 0.5))} ms  max ${ms(Math.max(...times))} ms  (10 runs)`);
+    }
   }
 }
 

@@ -32,8 +32,8 @@ export interface QuoteInput {
   vehicles: PlanningVehicle[];
   warehouses: Map<number, Warehouse>;
   positions: DayPosition[];
-  /** The orders on the routes' stops. */
-  orders: Map<number, PlanningOrder>;
+  /** The orders on a route's pending stops (read only for the routes evaluated). */
+  ordersOf: (ids: number[]) => Promise<PlanningOrder[]>;
   candidate: { lat: number; lon: number; weightKg: number; volumeM3: number; serviceTimeMin: number; timeWindowStart: string | null; timeWindowEnd: string | null };
 }
 
@@ -61,13 +61,21 @@ export async function quote(input: QuoteInput, matrixOf: MatrixProvider): Promis
     timeWindowEnd: input.candidate.timeWindowEnd,
     deliveryDate: input.date,
   };
-  const orders = new Map(input.orders).set(CANDIDATE, candidate);
+  const orders = new Map<number, PlanningOrder>([[CANDIDATE, candidate]]);
   let best: (Quote & { feasible: true }) | undefined;
   let bestDelta = Infinity;
   let reason: UnassignedReason = 'no_vehicle';
-  for (const route of input.routes) {
+  // Routes by a bound on what the candidate adds to them: the least straight-line detour over
+  // their pending legs. On great-circle matrices (haversine, the default) the engine's distance is
+  // that times the detour factor, so a route whose bound is above the best found cannot win and
+  // is not evaluated; on road matrices the bound only orders the routes.
+  const bounds = input.routes.map((route) => ({ route, bound: detourBound(route, input.candidate) })).sort((a, b) => a.bound - b.bound);
+  let scale: number | undefined;
+  for (const { route, bound } of bounds) {
+    if (scale !== undefined && bound * scale >= bestDelta) break;
     const vehicle = route.vehicleId === null ? undefined : vehicles.get(route.vehicleId);
     if (!vehicle || !input.warehouses.has(vehicle.warehouseId)) continue;
+    for (const o of await input.ordersOf(route.stops.filter((s) => s.orderId !== null && s.status === 'pending').map((s) => s.orderId!))) orders.set(o.id, o);
     const { problem: partial, context } = buildDayProblem({
       jobId: 0,
       companyId: input.companyId,
@@ -82,7 +90,9 @@ export async function quote(input: QuoteInput, matrixOf: MatrixProvider): Promis
       orders,
       fresh: [candidate],
     });
-    const problem: ProblemInput = { ...partial, matrix: scaleTravelTimes(await matrixOf(context.points), input.speedFactor) };
+    const matrix = await matrixOf(context.points);
+    if (matrix.kind === 'haversine') scale = (matrix.detourFactor ?? 1.3) * 0.999;
+    const problem: ProblemInput = { ...partial, matrix: scaleTravelTimes(matrix, input.speedFactor) };
     const p = buildEngineProblem(problem);
     const costs = costModel(p, 'distance');
     const sol = new SearchSolution(p, costs);
@@ -143,8 +153,6 @@ export async function quoteFromStore(store: PlanningStore, matrixOf: MatrixProvi
   const vehicleIds = routes.map((r) => r.vehicleId).filter((v): v is number => v !== null);
   const vehicles = (await store.getVehiclesByIds(companyId, vehicleIds)).filter((v) => v.active);
   const warehouses = new Map((await store.getWarehousesByIds(companyId, [...new Set(vehicles.map((v) => v.warehouseId))])).map((w) => [w.id, w]));
-  const orderIds = routes.flatMap((r) => r.stops.filter((s) => s.orderId !== null && s.status === 'pending').map((s) => s.orderId!));
-  const orders = new Map((await store.getOrdersByIds(companyId, orderIds)).map((o) => [o.id, o]));
   const positions = await store.lastPositions(companyId, vehicleIds, new Date(Date.parse(now) + 5 * 60_000).toISOString());
   const clock = (t: string | undefined) => (t === undefined ? null : t.length === 5 ? `${t}:00` : t);
   return quote(
@@ -158,7 +166,7 @@ export async function quoteFromStore(store: PlanningStore, matrixOf: MatrixProvi
       vehicles,
       warehouses,
       positions,
-      orders,
+      ordersOf: async (ids) => store.getOrdersByIds(companyId, ids),
       candidate: {
         lat: ask.lat,
         lon: ask.lon,
@@ -171,4 +179,28 @@ export async function quoteFromStore(store: PlanningStore, matrixOf: MatrixProvi
     },
     matrixOf,
   );
+}
+
+/** Great-circle km between two points. */
+function greatCircleKm(a: { lat: number; lon: number }, b: { lat: number; lon: number }): number {
+  const rad = Math.PI / 180;
+  const dLat = (b.lat - a.lat) * rad;
+  const dLon = (b.lon - a.lon) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLon / 2) ** 2;
+  return 2 * 6_371.0088 * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/** The least straight-line detour (km) of the candidate over the route's legs after its last fixed stop. */
+function detourBound(route: DayRoute, x: { lat: number; lon: number }): number {
+  const stops = route.stops;
+  let from = 0;
+  for (let i = 0; i < stops.length; i++) if (stops[i].stopType === 'order' && stops[i].status !== 'pending') from = i;
+  let best = Infinity;
+  for (let i = from; i + 1 < stops.length; i++) {
+    const a = stops[i];
+    const b = stops[i + 1];
+    best = Math.min(best, greatCircleKm(a, x) + greatCircleKm(x, b) - greatCircleKm(a, b));
+  }
+  // a van under way may start from a reported position: the detour from there is at least 0
+  return route.status === 'active' ? Math.min(best, 0) : Math.max(0, best);
 }

@@ -19,6 +19,7 @@ import { VehicleReassign } from '../search/reassign.js';
 import { RouteCopies } from '../route/route-copies.js';
 import type { Rng } from './rng.js';
 import type { Stop } from './stop.js';
+import { SearchEnv } from './search-env.js';
 
 export interface ImproveContext {
   neighbours: { k: number; list: Int32Array };
@@ -107,7 +108,7 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
   const { rng, stop } = ctx;
   const ls = new LocalSearch(sol);
   const deep = new LocalSearch(sol, exhaustiveOperators());
-  const lsEnv = { neighbours: ctx.neighbours, shuffle: (a: number[]) => rng.shuffle(a), timeUp: () => stop.timeUp() };
+  const lsEnv = new SearchEnv(ctx.neighbours, rng, stop);
   ls.touchAll();
   ls.run(lsEnv);
   const probe = new RouteProbe(sol.p, sol.costs);
@@ -127,7 +128,7 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
   const t1 = (ctx.endTemperature ?? 0.1) * avgArc;
 
   const lsWithin = ctx.lsWithin ?? Infinity;
-  const lsEnvInner = { ...lsEnv, use: ctx.lsNeighbours ?? 15 };
+  const lsEnvInner = lsEnv.using(ctx.lsNeighbours ?? 15);
   const focused = ctx.focusedSearch ?? true;
   const focus: number[] = [];
   // On long routes (LONG_ROUTES orders or more on average) strings rarely empty a route: one ruin

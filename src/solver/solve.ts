@@ -22,6 +22,7 @@ import { unassignedReason } from './reasons.js';
 import { buildResult } from './result.js';
 import { Rng } from './rng.js';
 import { Stop, type Clock } from './stop.js';
+import { SearchEnv } from './search-env.js';
 
 /** The budget when a call gives neither `timeLimit` nor `iterations`. */
 export const DEFAULT_ITERATIONS = 1000;
@@ -111,7 +112,7 @@ export const REGRET_FIRST_BELOW = 600;
  */
 export function constructStart(sol: SearchSolution, probe: RouteProbe, neighbours: { k: number; list: Int32Array }, rng: Rng, stop: Stop, start?: 'regret'): void {
   const p = sol.p;
-  const env = { neighbours, shuffle: (a: number[]) => rng.shuffle(a), timeUp: () => stop.timeUp() };
+  const env = new SearchEnv(neighbours, rng, stop);
   // the regret start alone: only the hard deadline stops it (what it leaves out stays out)
   if (start === 'regret') {
     regretStart(sol, probe, env);
@@ -119,12 +120,13 @@ export function constructStart(sol: SearchSolution, probe: RouteProbe, neighbour
   }
   const regretFirst = p.nOrders < REGRET_FIRST_BELOW;
   const better = (a: SearchSolution, b: SearchSolution) => a.unassignedCount() < b.unassignedCount() || (a.unassignedCount() === b.unassignedCount() && a.cost() < b.cost() - 1e-9);
-  const tooLong = () => stop.timeUp() || stop.progress() > SECOND_START_SHARE;
+  const second = env.untilProgress(SECOND_START_SHARE);
+  const tooLong = () => second.timeUp();
   if (!regretFirst) {
     savingsStart(sol, probe, neighbours, env);
     if (stop.done() || p.nOrders === 0 || tooLong()) return;
     const other = new SearchSolution(p, sol.costs);
-    regretStart(other, probe, { ...env, timeUp: tooLong });
+    regretStart(other, probe, second);
     if (!tooLong() && better(other, sol)) sol.restore(other.snapshot());
     return;
   }
@@ -145,7 +147,7 @@ export function constructStart(sol: SearchSolution, probe: RouteProbe, neighbour
   }
   if (tooLong()) return;
   // the savings start's local search, abandoned past SECOND_START_SHARE of the budget
-  polish(savings, probe, { ...env, timeUp: tooLong });
+  polish(savings, probe, second);
   if (!tooLong() && better(savings, sol)) sol.restore(savings.snapshot());
 }
 
@@ -168,7 +170,7 @@ function polish(sol: SearchSolution, probe: RouteProbe, env: LocalSearchEnv): vo
  * stop; returns whether `env.timeUp` said stop before the polish (orders not placed stay out).
  */
 function regretStart(sol: SearchSolution, probe: RouteProbe, env: LocalSearchEnv): boolean {
-  regretInsert(sol, Array.from({ length: sol.p.nOrders }, (_, i) => i), probe, 1, env.timeUp);
+  regretInsert(sol, Array.from({ length: sol.p.nOrders }, (_, i) => i), probe, 1, () => env.timeUp());
   if (env.timeUp()) return true;
   polish(sol, probe, env);
   return false;
@@ -197,8 +199,8 @@ const FLEET_SLACK = 1;
 function fleetStage(sol: SearchSolution, probe: RouteProbe, neighbours: { k: number; list: Int32Array }, rng: Rng, stop: Stop, share: number): void {
   if (sol.unassignedCount() > 0 || sol.usedVehicles() < 2) return;
   const ls = new LocalSearch(sol);
-  const over = () => stop.timeUp() || stop.used() >= share;
-  const env = { neighbours, shuffle: (a: number[]) => rng.shuffle(a), timeUp: over };
+  const env = new SearchEnv(neighbours, rng, stop).untilUsed(share);
+  const over = () => env.timeUp();
   const rr = new RuinRecreate(sol, probe, neighbours, ruinParams(sol.p.nOrders / Math.max(1, sol.usedVehicles())));
   const avgArc = sol.distance() / Math.max(1, sol.p.nOrders + sol.usedVehicles());
   minimiseFleet(sol, rr, rng, over, {

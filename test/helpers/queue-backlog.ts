@@ -67,10 +67,17 @@ export async function seedBacklog(store: StorePort, options: { deliveries: numbe
      WITH ${numbers(store, options.tasks)}
      SELECT ${bulk.id}, ${concat("'bulk-'", 'i')}, ${concat("'Street '", 'i')}, '2026-12-01', '${now}', '${now}' FROM nums`,
   );
+  // (before migration 121 the queue had no company_id: bench/queues.ts runs on older commits too)
+  const withCompany = store instanceof PgStore
+    ? (await store.pool.query(`SELECT 1 FROM information_schema.columns WHERE table_name = 'geocode_queue' AND column_name = 'company_id'`)).rowCount! > 0
+    : (store as SqliteStorePort).store.db.prepare(`SELECT 1 FROM pragma_table_info('geocode_queue') WHERE name = 'company_id'`).get() !== undefined;
   await exec(
     store,
-    `INSERT INTO geocode_queue (order_id, company_id, address, next_attempt_at, created_at)
-     SELECT id, company_id, address, created_at, created_at FROM orders WHERE company_id = ${bulk.id}`,
+    withCompany
+      ? `INSERT INTO geocode_queue (order_id, company_id, address, next_attempt_at, created_at)
+         SELECT id, company_id, address, created_at, created_at FROM orders WHERE company_id = ${bulk.id}`
+      : `INSERT INTO geocode_queue (order_id, address, next_attempt_at, created_at)
+         SELECT id, address, created_at, created_at FROM orders WHERE company_id = ${bulk.id}`,
   );
   for (const company of small) {
     const order = await store.orders.insert(company, null, {

@@ -14,7 +14,10 @@ const TASK_COLUMNS = 'id, order_id, address, attempts, next_attempt_at, last_err
  * The look's statement (without the claim), not growing with the queue (issue 38, item 2): the
  * companies with tasks walked on geocode_queue_company_due (one seek each), at most $3 (limit)
  * due tasks of each read from it, numbered (the company's turn), the page taken by turn.
- * $1 now, $2 owner, $3 limit. Exported for the plan test (test/store/queue-plans.test.ts).
+ * $1 now, $2 owner, $3 limit. Exported for the plan test (test/store/queue-plans.test.ts). The
+ * ORDER BY names company_id (fixed by the WHERE) so that the planner reads geocode_queue_company_due
+ * in order: ordered by next_attempt_at alone it could take geocode_queue_due and filter the whole
+ * queue by company (144 ms at 100,000 tasks).
  */
 export const GEOCODE_DUE_SQL = `
   WITH RECURSIVE companies(co) AS (
@@ -26,7 +29,7 @@ export const GEOCODE_DUE_SQL = `
       FROM companies c CROSS JOIN LATERAL (
         SELECT q.id, q.next_attempt_at FROM geocode_queue q
          WHERE q.company_id = c.co AND q.next_attempt_at <= $1 AND (COALESCE(q.lease_until, '') <= $1 OR q.lease_owner = $2)
-         ORDER BY q.next_attempt_at, q.id LIMIT $3) t
+         ORDER BY q.company_id, q.next_attempt_at, q.id LIMIT $3) t
      WHERE c.co IS NOT NULL),
   chosen AS (SELECT id, turn FROM ranked ORDER BY turn, next_attempt_at, id LIMIT $3)`;
 

@@ -419,6 +419,112 @@ export const pgMigrations: PgMigration[] = [
         EXECUTE FUNCTION webhook_pending_counts_track();
     `,
   },
+  {
+    version: 124,
+    name: 'open orders per company: one update of the count per company and transaction (a bulk of N orders updated its row N times, each longer to find)',
+    sql: `
+      -- each row's change is noted in a transaction-local setting (no lock, no row version); the
+      -- deferred trigger applies a company's sum once at commit and zeroes it (the rest find 0)
+      CREATE FUNCTION open_order_counts_note() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        key TEXT;
+        d BIGINT;
+      BEGIN
+        IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.status IN ('new', 'in_route') THEN
+          key := 'dp_open_orders.c' || OLD.company_id;
+          d := COALESCE(NULLIF(current_setting(key, true), ''), '0')::BIGINT;
+          PERFORM set_config(key, (d - 1)::TEXT, true);
+        END IF;
+        IF TG_OP IN ('INSERT', 'UPDATE') AND NEW.status IN ('new', 'in_route') THEN
+          key := 'dp_open_orders.c' || NEW.company_id;
+          d := COALESCE(NULLIF(current_setting(key, true), ''), '0')::BIGINT;
+          PERFORM set_config(key, (d + 1)::TEXT, true);
+        END IF;
+        RETURN NULL;
+      END $$;
+      CREATE FUNCTION open_order_counts_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        company BIGINT;
+        key TEXT;
+        d BIGINT;
+      BEGIN
+        FOREACH company IN ARRAY ARRAY[CASE WHEN TG_OP <> 'INSERT' THEN OLD.company_id END, CASE WHEN TG_OP <> 'DELETE' THEN NEW.company_id END] LOOP
+          CONTINUE WHEN company IS NULL;
+          key := 'dp_open_orders.c' || company;
+          d := COALESCE(NULLIF(current_setting(key, true), ''), '0')::BIGINT;
+          CONTINUE WHEN d = 0;
+          PERFORM set_config(key, '0', true);
+          INSERT INTO open_order_counts (company_id, n) VALUES (company, d)
+            ON CONFLICT (company_id) DO UPDATE SET n = open_order_counts.n + EXCLUDED.n;
+        END LOOP;
+        RETURN NULL;
+      END $$;
+      DROP TRIGGER open_order_counts_insert_delete ON orders;
+      DROP TRIGGER open_order_counts_update ON orders;
+      DROP FUNCTION open_order_counts_track();
+      CREATE TRIGGER open_order_counts_note_insert_delete AFTER INSERT OR DELETE ON orders
+        FOR EACH ROW EXECUTE FUNCTION open_order_counts_note();
+      CREATE TRIGGER open_order_counts_note_update AFTER UPDATE OF status, company_id ON orders
+        FOR EACH ROW
+        WHEN ((OLD.status IN ('new', 'in_route')) IS DISTINCT FROM (NEW.status IN ('new', 'in_route')) OR OLD.company_id IS DISTINCT FROM NEW.company_id)
+        EXECUTE FUNCTION open_order_counts_note();
+      CREATE CONSTRAINT TRIGGER open_order_counts_apply_insert_delete AFTER INSERT OR DELETE ON orders
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION open_order_counts_apply();
+      CREATE CONSTRAINT TRIGGER open_order_counts_apply_update AFTER UPDATE OF status, company_id ON orders
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+        WHEN ((OLD.status IN ('new', 'in_route')) IS DISTINCT FROM (NEW.status IN ('new', 'in_route')) OR OLD.company_id IS DISTINCT FROM NEW.company_id)
+        EXECUTE FUNCTION open_order_counts_apply();
+    `,
+  },
+  {
+    version: 125,
+    name: 'pending webhook deliveries per subscription: one update of the count per subscription and transaction (200,000 rows in one statement took 520 s)',
+    sql: `
+      CREATE FUNCTION webhook_pending_counts_note() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        d BIGINT := 0;
+        key TEXT;
+      BEGIN
+        IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.status = 'pending' THEN d := d - 1; END IF;
+        IF TG_OP IN ('INSERT', 'UPDATE') AND NEW.status = 'pending' THEN d := d + 1; END IF;
+        IF d <> 0 THEN
+          key := 'dp_pending_deliveries.s' || CASE WHEN TG_OP = 'DELETE' THEN OLD.subscription_id ELSE NEW.subscription_id END;
+          PERFORM set_config(key, (COALESCE(NULLIF(current_setting(key, true), ''), '0')::BIGINT + d)::TEXT, true);
+        END IF;
+        RETURN NULL;
+      END $$;
+      CREATE FUNCTION webhook_pending_counts_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        sub BIGINT := CASE WHEN TG_OP = 'DELETE' THEN OLD.subscription_id ELSE NEW.subscription_id END;
+        key TEXT := 'dp_pending_deliveries.s' || sub;
+        d BIGINT := COALESCE(NULLIF(current_setting(key, true), ''), '0')::BIGINT;
+      BEGIN
+        IF d <> 0 THEN
+          PERFORM set_config(key, '0', true);
+          INSERT INTO webhook_pending_counts (subscription_id, n) VALUES (sub, d)
+            ON CONFLICT (subscription_id) DO UPDATE SET n = webhook_pending_counts.n + EXCLUDED.n;
+        END IF;
+        RETURN NULL;
+      END $$;
+      DROP TRIGGER webhook_pending_counts_insert ON webhook_deliveries;
+      DROP TRIGGER webhook_pending_counts_delete ON webhook_deliveries;
+      DROP TRIGGER webhook_pending_counts_update ON webhook_deliveries;
+      DROP FUNCTION webhook_pending_counts_track();
+      CREATE TRIGGER webhook_pending_counts_note_insert AFTER INSERT ON webhook_deliveries
+        FOR EACH ROW WHEN (NEW.status = 'pending') EXECUTE FUNCTION webhook_pending_counts_note();
+      CREATE TRIGGER webhook_pending_counts_note_delete AFTER DELETE ON webhook_deliveries
+        FOR EACH ROW WHEN (OLD.status = 'pending') EXECUTE FUNCTION webhook_pending_counts_note();
+      CREATE TRIGGER webhook_pending_counts_note_update AFTER UPDATE OF status ON webhook_deliveries
+        FOR EACH ROW WHEN ((OLD.status = 'pending') IS DISTINCT FROM (NEW.status = 'pending')) EXECUTE FUNCTION webhook_pending_counts_note();
+      CREATE CONSTRAINT TRIGGER webhook_pending_counts_apply_insert AFTER INSERT ON webhook_deliveries
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.status = 'pending') EXECUTE FUNCTION webhook_pending_counts_apply();
+      CREATE CONSTRAINT TRIGGER webhook_pending_counts_apply_delete AFTER DELETE ON webhook_deliveries
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (OLD.status = 'pending') EXECUTE FUNCTION webhook_pending_counts_apply();
+      CREATE CONSTRAINT TRIGGER webhook_pending_counts_apply_update AFTER UPDATE OF status ON webhook_deliveries
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN ((OLD.status = 'pending') IS DISTINCT FROM (NEW.status = 'pending'))
+        EXECUTE FUNCTION webhook_pending_counts_apply();
+    `,
+  },
 ];
 
 /**

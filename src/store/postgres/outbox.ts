@@ -50,13 +50,17 @@ export const OUTBOX_DUE_SQL = `
         UNION ALL
         (SELECT id, next_attempt_at, created_at, lease_owner, 1 AS part FROM webhook_deliveries
           WHERE status = 'pending' AND subscription_id = a.sub AND next_attempt_at <= $1 AND COALESCE(lease_until, 0) <= $1
-          ORDER BY next_attempt_at, created_at, id LIMIT $7)
+          ORDER BY subscription_id, next_attempt_at, created_at, id LIMIT $7)
       ) x ORDER BY x.part, x.next_attempt_at, x.created_at, x.id LIMIT $3) c),
   chosen AS (
     SELECT id FROM ranked WHERE (part = 1 OR lease_owner = $4) AND NOT (id = ANY($5::text[]))
      ORDER BY next_attempt_at, created_at, id LIMIT $6)`;
 
-/** When the next try is due: $1 now, $2 paused. */
+/**
+ * When the next try is due: $1 now, $2 paused. (The ORDER BY names subscription_id, fixed by the
+ * WHERE, so that the planner reads webhook_deliveries_pending in order; ordered by next_attempt_at
+ * alone it took webhook_deliveries_due and filtered every pending row by subscription.)
+ */
 export const OUTBOX_NEXT_DUE_SQL = `
   WITH RECURSIVE ${SUBSCRIPTIONS}
   SELECT LEAST(MIN(x.lease_end), MIN(x.next_try)) AS at FROM active a CROSS JOIN LATERAL (
@@ -65,7 +69,7 @@ export const OUTBOX_NEXT_DUE_SQL = `
         WHERE status = 'pending' AND subscription_id = a.sub AND lease_until > $1) AS lease_end,
       (SELECT next_attempt_at FROM webhook_deliveries
         WHERE status = 'pending' AND subscription_id = a.sub AND COALESCE(lease_until, 0) <= $1
-        ORDER BY next_attempt_at LIMIT 1) AS next_try) x`;
+        ORDER BY subscription_id, next_attempt_at, created_at, id LIMIT 1) AS next_try) x`;
 
 export class PgWebhookOutbox implements OutboxPort {
   constructor(

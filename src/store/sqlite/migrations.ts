@@ -386,4 +386,14 @@ export const migrations: Migration[] = [
       END;
     `,
   },
+  {
+    version: 124,
+    name: 'open orders per company: on PostgreSQL one update of the count per company and transaction (SQLite: order_counts, unchanged)',
+    sql: `SELECT 1;`,
+  },
+  {
+    version: 125,
+    name: 'pending webhook deliveries per subscription: on PostgreSQL one update of the count per subscription and transaction (SQLite: its triggers, unchanged)',
+    sql: `SELECT 1;`,
+  },
 ];
