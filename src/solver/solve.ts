@@ -85,7 +85,7 @@ function keptRoutes(p: Problem): NonNullable<SolveOptions['initialRoutes']> {
   return lists.map((orderIds, v) => ({ vehicleId: p.vehicleIds[v], orderIds }));
 }
 
-/** Share of the budget the second construction may use before it is abandoned. */
+/** Share of the budget after which the second construction stops (what it reached is compared as it is). */
 const SECOND_START_SHARE = 0.3;
 
 /**
@@ -104,8 +104,9 @@ export const REGRET_FIRST_BELOW = 600;
  * Two starts, the better one kept after a local search each: regret insertion of every order into
  * an empty fleet, and savings (then regret insertion of what it leaves out). The one more likely
  * to win comes first (REGRET_FIRST_BELOW), so that whatever cuts the second one short (a short
- * budget, or a core shared with other work: the second start is abandoned once it would take the
- * solve past SECOND_START_SHARE of its budget) leaves the better start. Until session 26 savings
+ * budget, or a core shared with other work: the second start stops once the solve is past
+ * SECOND_START_SHARE of its budget, and what it reached is kept only when it is the better
+ * solution) leaves the better start. Until session 26 savings
  * always came first: R101 at 1 s beside a CPU hog on the same core lost the regret start and
  * ended at 1731.6 with 22 routes (+5.7 %). With `start` 'regret' only the regret start runs, and
  * only the hard deadline stops it (solveParallel's second thread, first epoch, from 600 orders on).
@@ -127,7 +128,8 @@ export function constructStart(sol: SearchSolution, probe: RouteProbe, neighbour
     if (stop.done() || p.nOrders === 0 || tooLong()) return;
     const other = new SearchSolution(p, sol.costs);
     regretStart(other, probe, second);
-    if (!tooLong() && better(other, sol)) sol.restore(other.snapshot());
+    // cut short or not, it is a solution (one that leaves orders out loses on that count)
+    if (better(other, sol)) sol.restore(other.snapshot());
     return;
   }
   // A whole solution at once, before anything the deadline can cut: the savings construction
@@ -146,9 +148,10 @@ export function constructStart(sol: SearchSolution, probe: RouteProbe, neighbour
     return;
   }
   if (tooLong()) return;
-  // the savings start's local search, abandoned past SECOND_START_SHARE of the budget
+  // the savings start's local search, stopped past SECOND_START_SHARE of the budget; what it
+  // reached by then is still a whole solution, and kept when it is the better one
   polish(savings, probe, second);
-  if (!tooLong() && better(savings, sol)) sol.restore(savings.snapshot());
+  if (better(savings, sol)) sol.restore(savings.snapshot());
 }
 
 /** Savings, regret insertion of what it leaves out, polished unless `env.timeUp` says stop. */
