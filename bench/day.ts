@@ -16,7 +16,7 @@
  *   cheapest feasible place at its arrival (the quote's evaluator on the day in progress), nothing
  *   else moved.
  *
- *   npx tsx bench/day.ts [--batches 5] [--late-share 0.2] [--seed 1]
+ *   npx tsx bench/day.ts [--batches 5] [--late-share 0.2] [--seed 1] [--budget S] [--no-new-routes]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,6 +41,10 @@ const arg = (name: string, fallback: number) => {
 const BATCHES = arg('batches', 5);
 const LATE_SHARE = arg('late-share', 0.2);
 const SEED = arg('seed', 1);
+/** A solver budget for every job, s (default: the service's, 0: that). */
+const BUDGET = arg('budget', 0);
+/** --no-new-routes: the re-plans give no free van a route (vehicle_ids names one van already out). */
+const NO_NEW_ROUTES = process.argv.includes('--no-new-routes');
 
 const city = loadCity();
 const date = city.date;
@@ -79,7 +83,7 @@ for (const v of city.vehicles) {
 }
 const key = (await port.apiKeys.create({ company_id: company.id, scopes: [...SCOPES] }, now0)).key;
 const pool = new SolverPool({ threads: 1 });
-const jobs = new JobService({ store: port.planning, pool, now: clock, concurrency: 1, seed: SEED });
+const jobs = new JobService({ store: port.planning, pool, now: clock, concurrency: 1, seed: SEED, ...(BUDGET > 0 ? { timeBudgetSec: BUDGET } : {}) });
 const app = buildApp({ store: port, jobs, clock, geocoding: false, rateLimit: 0 });
 await app.ready();
 await jobs.start();
@@ -106,6 +110,7 @@ const kmOfDay = async () => {
   const list = await port.routes.list(company.id, { date, limit: 1000, offset: 0 });
   return list.rows.filter((r) => r.status !== 'cancelled').reduce((s, r) => s + r.planned_mileage_km, 0);
 };
+const routesOfDay = async () => (await port.routes.list(company.id, { date, limit: 1000, offset: 0 })).rows.filter((r) => r.status !== 'cancelled').length;
 const morningKm = await kmOfDay();
 
 // the greedy line starts from the same morning plan, in memory
@@ -137,6 +142,11 @@ for (const batch of batches) {
   // the vans move: stops whose departure has passed are confirmed then; each van's position now
   for (const r of await dayRoutes()) {
     const stops = r.stops;
+    // a van whose planned departure has passed left then (the dispatcher starts its route)
+    const depot = stops.find((s) => s.stopType === 'start_depot');
+    if (r.status === 'planned' && depot?.plannedDepartureAt && Date.parse(depot.plannedDepartureAt) <= simNow) {
+      await call('POST', `/api/internal/v1/routes/${r.id}/start`, { at: depot.plannedDepartureAt });
+    }
     let last: DayStop | undefined;
     for (const s of stops) {
       if (s.stopType !== 'order' || s.status !== 'pending' || s.plannedDepartureAt === null || Date.parse(s.plannedDepartureAt) > simNow) continue;
@@ -144,8 +154,9 @@ for (const batch of batches) {
       last = s;
     }
     const done = stops.filter((s) => s.stopType === 'order' && (s.status !== 'pending' || s === last));
-    const from = done.at(-1);
-    const next = stops.find((s) => s.stopType !== 'start_depot' && s.status === 'pending' && s !== last && !done.includes(s));
+    const from = done.at(-1) ?? (depot?.plannedDepartureAt && Date.parse(depot.plannedDepartureAt) <= simNow ? depot : undefined);
+    // the stop after the one it left last (the list was read before this batch's confirmations)
+    const next = from ? stops[stops.indexOf(from) + 1] : undefined;
     if (from && next && r.vehicleId !== null && from.plannedDepartureAt && next.plannedArrivalAt) {
       const f = Math.min(1, Math.max(0, (simNow - Date.parse(from.plannedDepartureAt)) / Math.max(1, Date.parse(next.plannedArrivalAt) - Date.parse(from.plannedDepartureAt))));
       await call('POST', `/api/internal/v1/vehicles/${r.vehicleId}/positions`, {
@@ -156,7 +167,8 @@ for (const batch of batches) {
   const ids = await addOrders(batch.orders);
   for (const o of await port.planning.getOrdersByIds(company.id, ids)) ordersById.set(o.id, o);
   const t0 = performance.now();
-  const job = await wait((await call('POST', '/api/internal/v1/planning/replan', { date, order_ids: ids })).job_id);
+  const busyVan = (await dayRoutes())[0]?.vehicleId;
+  const job = await wait((await call('POST', '/api/internal/v1/planning/replan', { date, order_ids: ids, ...(NO_NEW_ROUTES && busyVan ? { vehicle_ids: [busyVan] } : {}) })).job_id);
   const ms = performance.now() - t0;
   const unassigned = job.status === 'done' ? (job.result as { unassigned: unknown[] }).unassigned.length : ids.length;
   replans.push({ at: batch.at, ms, placed: ids.length - unassigned, of: ids.length, status: job.status === 'done' ? 'done' : `failed: ${job.error}` });
@@ -190,6 +202,7 @@ for (const batch of batches) {
   }
 }
 const dayKm = await kmOfDay();
+const dayRouteCount = await routesOfDay();
 const greedyTotal = [...greedyKm.values()].reduce((a, b) => a + b, 0);
 
 // ---- every order known in the morning: the engine on all 500 with the morning job's budget
@@ -213,6 +226,6 @@ console.log(`city: ${city.orders.length} orders, ${earlyOrders.length} known at 
 for (const r of replans) console.log(`  re-plan at ${r.at}: ${r.ms.toFixed(0)} ms, placed ${r.placed}/${r.of} (${r.status})`);
 console.log(`re-plan time: p50 ${pct(0.5).toFixed(0)} ms, p95 ${pct(0.95).toFixed(0)} ms`);
 const placed = replans.reduce((a, r) => a + r.placed, 0);
-console.log(`km of the day, re-planned:      ${dayKm.toFixed(1)} km, late orders placed ${placed}/${late}`);
+console.log(`km of the day, re-planned:      ${dayKm.toFixed(1)} km, ${dayRouteCount} routes, late orders placed ${placed}/${late}`);
 console.log(`km, greedy insertion:           ${greedyTotal.toFixed(1)} km, late orders placed ${greedyPlaced}/${late} (${(((dayKm - greedyTotal) / greedyTotal) * 100).toFixed(1)} % re-planned against it)`);
-console.log(`km, all known in the morning:   ${allKnownKm.toFixed(1)} km, ${city.orders.length - allKnown.unassigned.length}/${city.orders.length} placed (re-planned day ${(((dayKm - allKnownKm) / allKnownKm) * 100).toFixed(1)} % above it)`);
+console.log(`km, all known in the morning:   ${allKnownKm.toFixed(1)} km, ${allKnown.routes.length} routes, ${city.orders.length - allKnown.unassigned.length}/${city.orders.length} placed (re-planned day ${(((dayKm - allKnownKm) / allKnownKm) * 100).toFixed(1)} % above it)`);

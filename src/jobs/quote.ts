@@ -19,6 +19,7 @@ import { SearchSolution } from '../route/search-solution.js';
 import { exportRoutes } from '../solver/result.js';
 import { unassignedReason } from '../solver/reasons.js';
 import { buildDayProblem, toDayOutcome } from './day.js';
+import { relaxLateKept } from './replan.js';
 import type { DayPosition, DayRoute, PlanningOrder, PlanningStore, PlanningVehicle, RouteRewrite, Warehouse } from './ports.js';
 import type { MatrixProvider } from './problem.js';
 
@@ -101,7 +102,8 @@ export async function quoteWithRoute(input: QuoteInput, matrixOf: MatrixProvider
     });
     const matrix = await matrixOf(context.points);
     if (matrix.kind === 'haversine') scale = (matrix.detourFactor ?? 1.3) * 0.999;
-    const problem: ProblemInput = { ...partial, matrix: scaleTravelTimes(matrix, input.speedFactor) };
+    // a van behind its plan serves the stops it can no longer make in time late (as a re-plan would)
+    const problem: ProblemInput = relaxLateKept({ ...partial, matrix: scaleTravelTimes(matrix, input.speedFactor) });
     const p = buildEngineProblem(problem);
     const costs = costModel(p, 'distance');
     const sol = new SearchSolution(p, costs);

@@ -7,7 +7,10 @@
  * job read the day again and compute again, at most `commitRetries` times, then fail with a
  * readable error; a new order changed meanwhile likewise.
  */
-import type { SolveResult } from '../model/input.js';
+import type { ProblemInput, SolveResult } from '../model/input.js';
+import { buildProblem as buildEngineProblem, costModel } from '../model/problem.js';
+import { SearchSolution } from '../route/search-solution.js';
+import { exportRoutes } from '../solver/result.js';
 import { MatrixProviderError } from '../matrix/osrm.js';
 import { scaleTravelTimes } from '../model/travel-time.js';
 import { commitReplan } from './commit.js';
@@ -136,7 +139,7 @@ export class DayReplanner {
       throw new JobFailure(`The road matrix could not be obtained (${reason}). Nothing was changed.`, { cause: error });
     }
     matrix = scaleTravelTimes(matrix, company.speedFactor ?? 1);
-    const problem = { ...partial, matrix };
+    const problem = relaxLateKept({ ...partial, matrix });
     const budget = this.options.timeBudgetSec ?? replanBudgetSec(problem.orders.length);
     const run = async (p: typeof problem, seconds: number): Promise<SolveResult> => {
       try {
@@ -168,4 +171,42 @@ export class DayReplanner {
       throw error;
     }
   }
+}
+
+/**
+ * A van a little behind its plan (it left late, the road took longer) can no longer make some
+ * windows of its kept stops: served late, they would make its whole route infeasible as a warm
+ * start, and the engine would drop the route and rebuild it from nothing. So each van's kept stops
+ * are timed in their order from where and when the van is now (the engine's own evaluation), and
+ * the stops that would be served after their window closes lose their window: late rather than
+ * moved or dropped. Repeated while one more turns up (at most 3 rounds).
+ */
+export function relaxLateKept(problem: ProblemInput): ProblemInput {
+  let current = problem;
+  for (let round = 0; round < 3; round++) {
+    const p = buildEngineProblem(current);
+    const sol = new SearchSolution(p, costModel(p, 'distance'));
+    const index = new Map(p.orderIds.map((id, i) => [id, i]));
+    const keptOf = new Map<string, number[]>();
+    for (const o of current.orders) if (o.currentVehicle !== undefined) keptOf.set(o.currentVehicle, [...(keptOf.get(o.currentVehicle) ?? []), index.get(o.id)!]);
+    let infeasible = false;
+    for (let v = 0; v < p.nVehicles; v++) {
+      const kept = keptOf.get(p.vehicleIds[v]);
+      if (!kept) continue;
+      sol.setRoute(sol.routes[v], kept);
+      if (!sol.routes[v].feasible()) infeasible = true;
+    }
+    if (!infeasible) return current;
+    const windows = new Map(current.orders.map((o) => [o.id, o.timeWindow]));
+    const late = new Set<string>();
+    for (const r of exportRoutes(p, sol)) {
+      for (const s of r.stops.slice(r.fixed ?? 0)) {
+        const w = windows.get(s.orderId);
+        if (w && s.start > w[1] + 1e-6) late.add(s.orderId);
+      }
+    }
+    if (late.size === 0) return current;
+    current = { ...current, orders: current.orders.map(({ timeWindow, ...o }) => (late.has(o.id) || timeWindow === undefined ? o : { ...o, timeWindow })) };
+  }
+  return current;
 }
