@@ -205,6 +205,9 @@ describe('live answers of the real server conform to the OpenAPI document', () =
     expect((await call('POST', `${I}/vehicles/999999/unavailable`, {})).status).toBe(404);
     expect((await call('POST', `${I}/planning/replan`, { date: DATE })).status).toBe(202);
     expect((await call('POST', `${I}/planning/replan`, { date: 'tomorrow' })).status).toBe(400);
+    // the vans of the date, each with its route
+    expect((await call('GET', `${I}/vehicles/?date=${DATE}`)).status).toBe(200);
+    expect((await call('GET', `${I}/vehicles/?date=tomorrow`)).status).toBe(400);
   });
 
   it('every operation: 401 without a key, 403 without the scope, 400 for an unknown query parameter, malformed JSON and 413 where a body is read, 404 for an unknown id, 405 for the other methods', async () => {
