@@ -17,6 +17,25 @@ import { SCOPES } from '../src/store/types.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dp-load-'));
 const store = Store.open(join(dir, 'load.db'));
+// LOAD_SQLITE_SYNC=NORMAL: commits without an fsync (WAL; durable to a killed process, not to a power cut)
+if (process.env.LOAD_SQLITE_SYNC) store.db.pragma(`synchronous = ${process.env.LOAD_SQLITE_SYNC === 'NORMAL' ? 'NORMAL' : 'FULL'}`);
+// LOAD_SQLITE_CHECKPOINT=thread: no checkpoint on a commit of the API's connection (each one writes
+// and fsyncs the database file on the event loop); a worker thread's connection checkpoints instead
+if (process.env.LOAD_SQLITE_CHECKPOINT === 'thread') {
+  store.db.pragma('wal_autocheckpoint = 0');
+  const { Worker } = await import('node:worker_threads');
+  const { createRequire } = await import('node:module');
+  const driver = createRequire(import.meta.url).resolve(Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3' : 'better-sqlite3-node20');
+  const checkpointer = new Worker(
+    `const { parentPort, workerData } = require('node:worker_threads');
+     const Database = require(workerData.driver);
+     const db = new Database(workerData.file);
+     db.pragma('busy_timeout = 1000');
+     setInterval(() => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} }, 500);`,
+    { eval: true, workerData: { file: join(dir, 'load.db'), driver } },
+  );
+  checkpointer.unref();
+}
 const now = new Date().toISOString();
 const date = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 const keys: Array<{ key: string; company: number }> = [];

@@ -8,7 +8,9 @@
  * Issue 38 adds the hostile bodies of its review, one connection each: a flat array of 4 million
  * items and an array nested 4 million deep (8 MB each, under the bulk limit of before), and the
  * same at 3.5 million (7 MB, just under the limit of after), all to POST /orders/bulk/.
- * Usage: npx tsx bench/load.ts [--duration 15] [--no-hostile]
+ * Usage: npx tsx bench/load.ts [--duration 15] [--no-hostile] [--profile DIR]
+ * `--profile DIR`: the server runs under `node --cpu-prof` (its main thread's profile lands in DIR;
+ * bench/long-tasks.ts lists the stretches that held its event loop, and what ran in them).
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +18,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '15' }, 'no-hostile': { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { duration: { type: 'string', default: '15' }, 'no-hostile': { type: 'boolean', default: false }, profile: { type: 'string' } } });
 const DURATION = Number(values.duration);
 
 interface Seed {
@@ -26,7 +28,8 @@ interface Seed {
   orders: Record<string, number[]>;
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', `${here}load-server.ts`], { stdio: ['ignore', 'pipe', 'inherit'] });
+const profile = values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile, '--cpu-prof-interval', '500'] : [];
+const server = spawn(process.execPath, [...profile, '--import', 'tsx', `${here}load-server.ts`], { stdio: ['ignore', 'pipe', 'inherit'] });
 const lines: string[] = [];
 let buffer = '';
 const nextLine = () =>

@@ -19,7 +19,8 @@ import { SearchSolution } from '../route/search-solution.js';
 import { exportRoutes } from '../solver/result.js';
 import { unassignedReason } from '../solver/reasons.js';
 import { buildDayProblem, toDayOutcome } from './day.js';
-import type { DayPosition, DayRoute, PlanningOrder, PlanningStore, PlanningVehicle, Warehouse } from './ports.js';
+import { relaxLateKept } from './replan.js';
+import type { DayPosition, DayRoute, PlanningOrder, PlanningStore, PlanningVehicle, RouteRewrite, Warehouse } from './ports.js';
 import type { MatrixProvider } from './problem.js';
 
 export interface QuoteInput {
@@ -45,6 +46,15 @@ export type Quote =
 const CANDIDATE = 0;
 
 export async function quote(input: QuoteInput, matrixOf: MatrixProvider): Promise<Quote> {
+  const { rewrite: _rewrite, ...answer } = await quoteWithRoute(input, matrixOf);
+  return answer as Quote;
+}
+
+/**
+ * The quote and, when feasible, the route as a re-plan would write it with the candidate (order
+ * id 0) in its place: what a greedy insertion applies (bench/day.ts).
+ */
+export async function quoteWithRoute(input: QuoteInput, matrixOf: MatrixProvider): Promise<Quote & { rewrite?: RouteRewrite }> {
   const vehicles = new Map(input.vehicles.map((v) => [v.id, v]));
   const candidate: PlanningOrder = {
     id: CANDIDATE,
@@ -62,7 +72,7 @@ export async function quote(input: QuoteInput, matrixOf: MatrixProvider): Promis
     deliveryDate: input.date,
   };
   const orders = new Map<number, PlanningOrder>([[CANDIDATE, candidate]]);
-  let best: (Quote & { feasible: true }) | undefined;
+  let best: (Quote & { feasible: true; rewrite: RouteRewrite }) | undefined;
   let bestDelta = Infinity;
   let reason: UnassignedReason = 'no_vehicle';
   // Routes by a bound on what the candidate adds to them: the least straight-line detour over
@@ -92,7 +102,8 @@ export async function quote(input: QuoteInput, matrixOf: MatrixProvider): Promis
     });
     const matrix = await matrixOf(context.points);
     if (matrix.kind === 'haversine') scale = (matrix.detourFactor ?? 1.3) * 0.999;
-    const problem: ProblemInput = { ...partial, matrix: scaleTravelTimes(matrix, input.speedFactor) };
+    // a van behind its plan serves the stops it can no longer make in time late (as a re-plan would)
+    const problem: ProblemInput = relaxLateKept({ ...partial, matrix: scaleTravelTimes(matrix, input.speedFactor) });
     const p = buildEngineProblem(problem);
     const costs = costModel(p, 'distance');
     const sol = new SearchSolution(p, costs);
@@ -116,7 +127,8 @@ export async function quote(input: QuoteInput, matrixOf: MatrixProvider): Promis
     const addedKm = (after.distance - (before?.distance ?? 0)) / 1000;
     if (addedKm >= bestDelta) continue;
     const result: SolveResult = { routes: [after], distance: after.distance, duration: after.duration, vehicles: 1, unassigned: [], stats: { elapsedMs: 0, iterations: 0 } };
-    const written = toDayOutcome(result, context).rewrites[0].stops;
+    const rewrite = toDayOutcome(result, context).rewrites[0];
+    const written = rewrite.stops;
     const stop = written.find((s) => s.orderId === CANDIDATE)!;
     const minutes = (x: { start: number; end: number } | undefined) => (x ? (x.end - x.start) / 60 : 0);
     bestDelta = addedKm;
@@ -127,6 +139,7 @@ export async function quote(input: QuoteInput, matrixOf: MatrixProvider): Promis
       eta: stop.plannedArrivalAt,
       added_km: Math.round(addedKm * 100) / 100,
       added_min: Math.round((minutes(after) - minutes(before)) * 10) / 10,
+      rewrite,
     };
   }
   return best ?? { feasible: false, reason };

@@ -1,0 +1,231 @@
+/**
+ * A delivery day of the 500-order city (data/city/city.json, Leipzig, 20 vans), through the
+ * service as a dispatcher uses it (issue 39 item 5): a SQLite store, the HTTP app in-process with a
+ * simulated clock, one solver thread. 80 % of the orders are known at 06:00 and planned by a
+ * planning job; the other 20 % arrive in batches during the day (09:00 to 13:00, each batch the
+ * orders whose window closes soonest). Before each batch the vans move along their routes: every
+ * stop whose planned departure has passed is confirmed through the dispatch API (at that time),
+ * and each van's position between its last stop and its next is sent through the dispatch API.
+ * Then the batch is added and the day re-planned (POST /planning/replan with the batch).
+ *
+ * Reported: each re-plan's time (submit to done, wall clock: p50, p95), orders placed; the km of
+ * the day (every route of the date at the end) against
+ * - a morning plan with every order known (the engine on all 500, the job's budget): the price of
+ *   not knowing;
+ * - greedy insertion without re-planning: from the same morning plan, each late order at its
+ *   cheapest feasible place at its arrival (the quote's evaluator on the day in progress), nothing
+ *   else moved.
+ *
+ *   npx tsx bench/day.ts [--batches 5] [--late-share 0.2] [--seed 1] [--budget S] [--no-new-routes]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApp } from '../src/http/app.js';
+import type { DayRoute, DayStop, PlanningOrder } from '../src/jobs/ports.js';
+import { buildProblem, haversineProvider } from '../src/jobs/problem.js';
+import { quoteWithRoute } from '../src/jobs/quote.js';
+import { JobService, defaultBudgetSec } from '../src/jobs/service.js';
+import { DayAxis, parseClock } from '../src/jobs/time.js';
+import { SolverPool } from '../src/pool/pool.js';
+import { solve } from '../src/solver/solve.js';
+import { portOf } from '../src/store/sqlite/port.js';
+import { Store } from '../src/store/sqlite/store.js';
+import { SCOPES } from '../src/store/types.js';
+import { loadCity } from './jobs-city.js';
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const BATCHES = arg('batches', 5);
+const LATE_SHARE = arg('late-share', 0.2);
+const SEED = arg('seed', 1);
+/** A solver budget for every job, s (default: the service's, 0: that). */
+const BUDGET = arg('budget', 0);
+/** --no-new-routes: the re-plans give no free van a route (vehicle_ids names one van already out). */
+const NO_NEW_ROUTES = process.argv.includes('--no-new-routes');
+
+const city = loadCity();
+const date = city.date;
+const axis = new DayAxis(city.company.timezone, date);
+const localMs = (hhmm: string) => axis.midnightMs + axis.toAxis(parseClock(hhmm)) * 1000;
+let simNow = localMs('06:00');
+const clock = () => new Date(simNow);
+
+// which orders come late: every n-th, handed out to the batches by when their window closes
+const every = Math.round(1 / LATE_SHARE);
+const lateOrders = city.orders.filter((_, i) => i % every === every - 1);
+const earlyOrders = city.orders.filter((_, i) => i % every !== every - 1);
+const closes = (o: PlanningOrder) => (o.timeWindowEnd === null ? 86_400 : parseClock(o.timeWindowEnd));
+const batchTimes = Array.from({ length: BATCHES }, (_, b) => `${String(9 + Math.floor((b * 4) / Math.max(1, BATCHES - 1))).padStart(2, '0')}:00`);
+const sortedLate = [...lateOrders].sort((a, b) => closes(a) - closes(b) || a.id - b.id);
+const batches = batchTimes.map((t, b) => ({ at: t, orders: sortedLate.filter((_, k) => Math.floor((k * BATCHES) / sortedLate.length) === b) }));
+
+// ---- the service: SQLite, HTTP app, one solver thread, the simulated clock
+const dir = mkdtempSync(join(tmpdir(), 'dp-day-'));
+const port = portOf(Store.open(join(dir, 'planner.db')));
+const now0 = clock().toISOString();
+const company = await port.companies.create({ name: 'City', timezone: city.company.timezone }, now0);
+const warehouseIds = new Map<number, number>();
+for (const w of city.warehouses) warehouseIds.set(w.id, (await port.warehouses.create({ company_id: company.id, name: w.name, address: w.address, lat: w.lat, lon: w.lon }, now0)).id);
+const vehicleIds = new Map<number, number>();
+for (const v of city.vehicles) {
+  const [start, end] = v.shift ? v.shift.split('-') : [null, null];
+  const created = await port.vehicles.create(
+    {
+      company_id: company.id, warehouse_id: warehouseIds.get(v.warehouseId)!, name: v.name, capacity_kg: v.capacityKg, capacity_m3: v.capacityM3,
+      shift_start: start, shift_end: end, max_distance_km: v.maxDistanceKm, max_duration_min: v.maxDurationMin, max_orders: v.maxOrders, features: v.features, active: true,
+    },
+    now0,
+  );
+  vehicleIds.set(v.id, created.id);
+}
+const key = (await port.apiKeys.create({ company_id: company.id, scopes: [...SCOPES] }, now0)).key;
+const pool = new SolverPool({ threads: 1 });
+const jobs = new JobService({ store: port.planning, pool, now: clock, concurrency: 1, seed: SEED, ...(BUDGET > 0 ? { timeBudgetSec: BUDGET } : {}) });
+const app = buildApp({ store: port, jobs, clock, geocoding: false, rateLimit: 0 });
+await app.ready();
+await jobs.start();
+const call = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
+  const res = await app.inject({ method, url, headers: { authorization: `Api-Key ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, payload: body === undefined ? undefined : JSON.stringify(body) });
+  if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+  return res.json();
+};
+const wire = (o: PlanningOrder) => ({
+  external_id: o.externalId, address: o.address, lat: o.lat!.toFixed(6), lon: o.lon!.toFixed(6), weight: o.weightKg.toFixed(3), volume: o.volumeM3.toFixed(3),
+  service_time: o.serviceTimeMin, delivery_date: date,
+  ...(o.timeWindowStart ? { time_window_start: o.timeWindowStart } : {}), ...(o.timeWindowEnd ? { time_window_end: o.timeWindowEnd } : {}),
+});
+const addOrders = async (list: PlanningOrder[]): Promise<number[]> => (await call('POST', '/api/public/v1/orders/bulk/', list.map(wire))).results.map((r: { id: number }) => r.id);
+const wait = (jobId: number) => jobs.waitFor(company.id, jobId);
+
+// ---- the morning plan: what is known at 06:00
+const earlyIds = await addOrders(earlyOrders);
+const morningJob = await wait((await call('POST', '/api/public/v1/planning/jobs/', { order_ids: earlyIds })).job_id);
+if (morningJob.status !== 'done') throw new Error(`morning plan failed: ${morningJob.error}`);
+const morningUnassigned = (morningJob.result as { unassigned: unknown[] }).unassigned.length;
+const dayRoutes = () => port.planning.openRoutesOn(company.id, date);
+const kmOfDay = async () => {
+  const list = await port.routes.list(company.id, { date, limit: 1000, offset: 0 });
+  return list.rows.filter((r) => r.status !== 'cancelled').reduce((s, r) => s + r.planned_mileage_km, 0);
+};
+const routesOfDay = async () => (await port.routes.list(company.id, { date, limit: 1000, offset: 0 })).rows.filter((r) => r.status !== 'cancelled').length;
+const morningKm = await kmOfDay();
+
+// the greedy line starts from the same morning plan, in memory
+const greedy: DayRoute[] = structuredClone(await dayRoutes());
+const greedyKm = new Map<number, number>((await port.routes.list(company.id, { date, limit: 1000, offset: 0 })).rows.map((r) => [r.id, r.planned_mileage_km]));
+const planningVehicles = await port.planning.listActiveVehicles(company.id);
+const planningWarehouses = new Map((await port.planning.getWarehousesByIds(company.id, [...warehouseIds.values()])).map((w) => [w.id, w]));
+const ordersById = new Map<number, PlanningOrder>();
+for (const o of await port.planning.getOrdersByIds(company.id, earlyIds)) ordersById.set(o.id, o);
+let nextStopId = -1;
+let greedyPlaced = 0;
+
+/** Confirms, in the greedy copy, every pending order stop whose planned departure has passed. */
+function advanceGreedy(t: number): void {
+  for (const r of greedy) {
+    for (const s of r.stops) {
+      if (s.stopType !== 'order' || s.status !== 'pending' || s.plannedDepartureAt === null || Date.parse(s.plannedDepartureAt) > t) continue;
+      s.status = 'confirmed';
+      s.actualArrivalAt = s.plannedArrivalAt;
+      s.actualDepartureAt = s.plannedDepartureAt;
+      r.status = 'active';
+    }
+  }
+}
+
+const replans: Array<{ at: string; ms: number; placed: number; of: number; status: string }> = [];
+for (const batch of batches) {
+  simNow = localMs(batch.at);
+  // the vans move: stops whose departure has passed are confirmed then; each van's position now
+  for (const r of await dayRoutes()) {
+    const stops = r.stops;
+    // a van whose planned departure has passed left then (the dispatcher starts its route)
+    const depot = stops.find((s) => s.stopType === 'start_depot');
+    if (r.status === 'planned' && depot?.plannedDepartureAt && Date.parse(depot.plannedDepartureAt) <= simNow) {
+      await call('POST', `/api/internal/v1/routes/${r.id}/start`, { at: depot.plannedDepartureAt });
+    }
+    let last: DayStop | undefined;
+    for (const s of stops) {
+      if (s.stopType !== 'order' || s.status !== 'pending' || s.plannedDepartureAt === null || Date.parse(s.plannedDepartureAt) > simNow) continue;
+      await call('POST', `/api/internal/v1/stops/${s.id}/status`, { status: 'confirmed', at: s.plannedDepartureAt });
+      last = s;
+    }
+    const done = stops.filter((s) => s.stopType === 'order' && (s.status !== 'pending' || s === last));
+    const from = done.at(-1) ?? (depot?.plannedDepartureAt && Date.parse(depot.plannedDepartureAt) <= simNow ? depot : undefined);
+    // the stop after the one it left last (the list was read before this batch's confirmations)
+    const next = from ? stops[stops.indexOf(from) + 1] : undefined;
+    if (from && next && r.vehicleId !== null && from.plannedDepartureAt && next.plannedArrivalAt) {
+      const f = Math.min(1, Math.max(0, (simNow - Date.parse(from.plannedDepartureAt)) / Math.max(1, Date.parse(next.plannedArrivalAt) - Date.parse(from.plannedDepartureAt))));
+      await call('POST', `/api/internal/v1/vehicles/${r.vehicleId}/positions`, {
+        lat: from.lat + (next.lat - from.lat) * f, lon: from.lon + (next.lon - from.lon) * f, timestamp: new Date(simNow - 1000).toISOString(),
+      });
+    }
+  }
+  const ids = await addOrders(batch.orders);
+  for (const o of await port.planning.getOrdersByIds(company.id, ids)) ordersById.set(o.id, o);
+  const t0 = performance.now();
+  const busyVan = (await dayRoutes())[0]?.vehicleId;
+  const job = await wait((await call('POST', '/api/internal/v1/planning/replan', { date, order_ids: ids, ...(NO_NEW_ROUTES && busyVan ? { vehicle_ids: [busyVan] } : {}) })).job_id);
+  const ms = performance.now() - t0;
+  const unassigned = job.status === 'done' ? (job.result as { unassigned: unknown[] }).unassigned.length : ids.length;
+  replans.push({ at: batch.at, ms, placed: ids.length - unassigned, of: ids.length, status: job.status === 'done' ? 'done' : `failed: ${job.error}` });
+
+  // greedy: each new order at its cheapest feasible place now, nothing else moved
+  advanceGreedy(simNow);
+  for (const id of ids) {
+    const o = ordersById.get(id)!;
+    const q = await quoteWithRoute(
+      {
+        companyId: company.id, timeZone: city.company.timezone, speedFactor: 1, date, now: clock().toISOString(),
+        routes: greedy.filter((r) => r.status === 'planned' || r.status === 'active'), vehicles: planningVehicles, warehouses: planningWarehouses, positions: [],
+        ordersOf: async (wanted) => wanted.map((w) => ordersById.get(w)!).filter((x) => x !== undefined),
+        candidate: { lat: o.lat!, lon: o.lon!, weightKg: o.weightKg, volumeM3: o.volumeM3, serviceTimeMin: o.serviceTimeMin, timeWindowStart: o.timeWindowStart, timeWindowEnd: o.timeWindowEnd },
+      },
+      haversineProvider(),
+    );
+    if (!q.feasible || !q.rewrite) continue;
+    greedyPlaced++;
+    const route = greedy.find((r) => r.id === q.route_id)!;
+    const old = new Map(route.stops.map((s) => [s.id, s]));
+    route.stops = q.rewrite.stops.map((s) => ({
+      ...s,
+      id: s.id ?? nextStopId--,
+      orderId: s.orderId === 0 ? id : s.orderId,
+      status: s.id !== undefined ? (old.get(s.id)?.status ?? 'pending') : 'pending',
+      actualArrivalAt: s.id !== undefined ? (old.get(s.id)?.actualArrivalAt ?? null) : null,
+      actualDepartureAt: s.id !== undefined ? (old.get(s.id)?.actualDepartureAt ?? null) : null,
+    }));
+    greedyKm.set(route.id, q.rewrite.plannedMileageKm);
+  }
+}
+const dayKm = await kmOfDay();
+const dayRouteCount = await routesOfDay();
+const greedyTotal = [...greedyKm.values()].reduce((a, b) => a + b, 0);
+
+// ---- every order known in the morning: the engine on all 500 with the morning job's budget
+const { problem, context } = buildProblem({
+  jobId: 0, companyId: 1, timeZone: city.company.timezone, date, orders: city.orders, vehicles: city.vehicles,
+  warehouses: new Map(city.warehouses.map((w) => [w.id, w])), warehouseOverride: null,
+});
+const allKnown = solve({ ...problem, matrix: await haversineProvider()(context.points) }, { timeLimit: defaultBudgetSec(city.orders.length), seed: SEED });
+const allKnownKm = allKnown.distance / 1000;
+
+await app.close();
+await jobs.close();
+await pool.destroy?.();
+await port.close();
+rmSync(dir, { recursive: true, force: true });
+
+const sorted = replans.map((r) => r.ms).sort((a, b) => a - b);
+const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
+const late = lateOrders.length;
+console.log(`city: ${city.orders.length} orders, ${earlyOrders.length} known at 06:00 (morning plan: ${morningKm.toFixed(1)} km, ${morningUnassigned} unassigned), ${late} late in ${BATCHES} batches`);
+for (const r of replans) console.log(`  re-plan at ${r.at}: ${r.ms.toFixed(0)} ms, placed ${r.placed}/${r.of} (${r.status})`);
+console.log(`re-plan time: p50 ${pct(0.5).toFixed(0)} ms, p95 ${pct(0.95).toFixed(0)} ms`);
+const placed = replans.reduce((a, r) => a + r.placed, 0);
+console.log(`km of the day, re-planned:      ${dayKm.toFixed(1)} km, ${dayRouteCount} routes, late orders placed ${placed}/${late}`);
+console.log(`km, greedy insertion:           ${greedyTotal.toFixed(1)} km, late orders placed ${greedyPlaced}/${late} (${(((dayKm - greedyTotal) / greedyTotal) * 100).toFixed(1)} % re-planned against it)`);
+console.log(`km, all known in the morning:   ${allKnownKm.toFixed(1)} km, ${allKnown.routes.length} routes, ${city.orders.length - allKnown.unassigned.length}/${city.orders.length} placed (re-planned day ${(((dayKm - allKnownKm) / allKnownKm) * 100).toFixed(1)} % above it)`);
