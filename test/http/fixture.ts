@@ -73,15 +73,19 @@ afterAll(async () => {
 export async function makeAppOn(kind: 'sqlite' | 'postgres', options: Partial<AppOptions> & { timezone?: string } = {}) {
   let port: StorePort;
   let drop = async () => {};
+  /** Another store on the same database (a restarted process); the caller closes it. */
+  let reopen: () => Promise<StorePort>;
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'dp-http-'));
     port = portOf(Store.open(join(dir, 'test.db')));
     drop = async () => rmSync(dir, { recursive: true, force: true });
+    reopen = async () => portOf(Store.open(join(dir, 'test.db')));
   } else {
     pgDatabase ??= createTestDatabase();
     const database = await pgDatabase;
     port = await PgStore.open(database.url);
     await database.reset();
+    reopen = () => PgStore.open(database.url);
   }
   const now = new Date().toISOString();
   const { company, other, key, otherKey } = await port.transaction(async (tx) => {
@@ -99,5 +103,5 @@ export async function makeAppOn(kind: 'sqlite' | 'postgres', options: Partial<Ap
     await port.close();
     await drop();
   };
-  return { app, port, company, other, key, otherKey, keyWith, auth, inject, close };
+  return { app, port, company, other, key, otherKey, keyWith, auth, inject, close, reopen };
 }
