@@ -122,6 +122,7 @@ const ordersById = new Map<number, PlanningOrder>();
 for (const o of await port.planning.getOrdersByIds(company.id, earlyIds)) ordersById.set(o.id, o);
 let nextStopId = -1;
 let greedyPlaced = 0;
+let greedyAdded = 0;
 
 /** Confirms, in the greedy copy, every pending order stop whose planned departure has passed. */
 function advanceGreedy(t: number): void {
@@ -188,6 +189,7 @@ for (const batch of batches) {
     );
     if (!q.feasible || !q.rewrite) continue;
     greedyPlaced++;
+    greedyAdded += q.added_km;
     const route = greedy.find((r) => r.id === q.route_id)!;
     const old = new Map(route.stops.map((s) => [s.id, s]));
     route.stops = q.rewrite.stops.map((s) => ({
@@ -227,5 +229,5 @@ for (const r of replans) console.log(`  re-plan at ${r.at}: ${r.ms.toFixed(0)} m
 console.log(`re-plan time: p50 ${pct(0.5).toFixed(0)} ms, p95 ${pct(0.95).toFixed(0)} ms`);
 const placed = replans.reduce((a, r) => a + r.placed, 0);
 console.log(`km of the day, re-planned:      ${dayKm.toFixed(1)} km, ${dayRouteCount} routes, late orders placed ${placed}/${late}`);
-console.log(`km, greedy insertion:           ${greedyTotal.toFixed(1)} km, late orders placed ${greedyPlaced}/${late} (${(((dayKm - greedyTotal) / greedyTotal) * 100).toFixed(1)} % re-planned against it)`);
+console.log(`km, greedy insertion:           ${greedyTotal.toFixed(1)} km, late orders placed ${greedyPlaced}/${late}, the insertions' added km ${greedyAdded.toFixed(1)} (${(((dayKm - greedyTotal) / greedyTotal) * 100).toFixed(1)} % re-planned against it)`);
 console.log(`km, all known in the morning:   ${allKnownKm.toFixed(1)} km, ${allKnown.routes.length} routes, ${city.orders.length - allKnown.unassigned.length}/${city.orders.length} placed (re-planned day ${(((dayKm - allKnownKm) / allKnownKm) * 100).toFixed(1)} % above it)`);

@@ -13,9 +13,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { UsageError } from './usage-error.js';
 import { parseSolomon } from '../io/solomon.js';
-import { parseProblem } from '../schema/problem.js';
-import { solve } from '../solver/solve.js';
-import { solveParallel } from '../solver/parallel.js';
+// solve-core, not solve.js: a Solomon file is checked by its own parser, and the schema (zod, for
+// JSON files) and the thread pool load only when used (a cold process starts sooner)
+import { solveValid } from '../solver/solve-core.js';
 import type { Objective, ProblemInput } from '../model/input.js';
 
 const USAGE =
@@ -126,6 +126,7 @@ export async function main(argv: string[]): Promise<number> {
       // the whole message on the one line the CLI prints (newer Node quotes the text, newlines too)
       throw new Error(`${args.file}: not valid JSON (${oneLine((e as Error).message)})`);
     }
+    const { parseProblem } = await import('../schema/problem.js');
     try {
       problem = parseProblem(data);
     } catch (e) {
@@ -143,7 +144,10 @@ export async function main(argv: string[]): Promise<number> {
     const u = process.cpuUsage();
     return (u.user + u.system) / 1000;
   };
-  const result = args.threads > 1 ? await solveParallel(problem, { ...options, threads: args.threads }) : solve(problem, options, args.cpuClock ? { now: cpuNow } : {});
+  const result =
+    args.threads > 1
+      ? await (await import('../solver/parallel.js')).solveParallel(problem, { ...options, threads: args.threads })
+      : solveValid(problem, options, args.cpuClock ? { now: cpuNow } : {});
   const round = (x: number) => Math.round(x * 1e6) / 1e6;
   const out = {
     routes: result.routes.map((r) => ({

@@ -6,7 +6,7 @@
 import type { ProblemInput, SolveOptions, SolveResult } from '../model/input.js';
 import { buildProblem, type Problem } from '../model/problem.js';
 import { obtainSharedMatrix, type SharedMatrixRef } from '../model/shared-matrix.js';
-import { DEFAULT_ITERATIONS, solveProblem } from './solve.js';
+import { DEFAULT_ITERATIONS, solveProblem } from './solve-core.js';
 import { Stop } from './stop.js';
 
 export interface EpochTask {

@@ -11,12 +11,11 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import type { ProblemInput, SolveOptions, SolveResult } from '../model/input.js';
 import { matrixSize } from '../model/matrix.js';
 import { allocateSharedMatrix, omitMatrixInput, settleSharedTask, sharedMatrixRef, type SharedMatrix } from '../model/shared-matrix.js';
-import { parseProblem } from '../schema/problem.js';
-import { solve } from './solve.js';
+import { solveStop, solveValid } from './solve-core.js';
 import type { EpochTask } from './parallel-worker.js';
 import { canDecompose, DECOMPOSE_FROM, halveRoutes, HALVES_SHARE, isSectorEpoch, mergeParts, OFF_CENTRE_SHARE, sectorsPerThread, splitRoutes, type Part } from './decompose.js';
 import { Rng } from './rng.js';
@@ -60,10 +59,10 @@ function shortRoutes(r: SolveResult): boolean {
 let solveCounter = 0;
 const pools = new Map<number, Piscina<EpochTask, SolveResult>>();
 
-function getPool(threads: number): Piscina<EpochTask, SolveResult> {
+function getPool(PiscinaClass: typeof Piscina, threads: number): Piscina<EpochTask, SolveResult> {
   let pool = pools.get(threads);
   if (pool === undefined) {
-    pool = new Piscina<EpochTask, SolveResult>({ filename: workerFile(), minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
+    pool = new PiscinaClass<EpochTask, SolveResult>({ filename: workerFile(), minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
     pools.set(threads, pool);
   }
   return pool;
@@ -106,9 +105,16 @@ export interface ParallelEnv {
 
 export async function solveParallel(input: ProblemInput, options: SolveOptions = {}, env: ParallelEnv = {}): Promise<SolveResult> {
   const threads = Math.max(1, Math.floor(options.threads ?? 1));
-  if (threads === 1) return solve(input, options);
+  // the schema (zod) and Piscina load only when needed: a cold `solve --threads N` process, which
+  // passes validated input and runs one epoch without a pool, starts without them
+  const validate = async (x: ProblemInput) => (options.validate === false ? x : (await import('../schema/problem.js')).parseProblem(x));
+  if (threads === 1) {
+    // as `solve`: the budget starts before validation
+    const stop = solveStop(options, {});
+    return solveValid(await validate(input), options, {}, stop);
+  }
   const started = globalThis.performance.now();
-  const problem = options.validate === false ? input : parseProblem(input);
+  const problem = await validate(input);
   const iterations = options.iterations;
   const timeLimit = iterations === undefined ? (options.timeLimit ?? 1) : options.timeLimit;
   // Epochs of at least ~2.5 s (or 2,000 iterations): every restart costs a local search and a
@@ -124,7 +130,8 @@ export async function solveParallel(input: ProblemInput, options: SolveOptions =
   // explicit matrix (the others would clone it for nothing); tasks with coordinates all carry them.
   const shared: SharedMatrix | undefined = env.shareMatrix === false ? undefined : allocateSharedMatrix(matrixSize(problem.matrix));
   const slim = shared === undefined ? problem : omitMatrixInput(problem);
-  const pool = env.keepThreads ? getPool(threads) : new Piscina<EpochTask, SolveResult>({ filename: workerFile(), minThreads: threads, maxThreads: threads });
+  const { Piscina: PiscinaClass } = await import('piscina');
+  const pool = env.keepThreads ? getPool(PiscinaClass, threads) : new PiscinaClass<EpochTask, SolveResult>({ filename: workerFile(), minThreads: threads, maxThreads: threads });
   let best: SolveResult | null = null;
   let bestScore: ResultScore = [Infinity, Infinity, Infinity];
   let totalIterations = 0;
@@ -283,7 +290,7 @@ async function mainAndWorkers(problem: ProblemInput, options: SolveOptions, thre
     );
   }
   try {
-    const main = solve(problem, { ...optionsOf(0), timeLimit: timeLimit === undefined ? undefined : Math.max(0.001, timeLimit - (globalThis.performance.now() - started) / 1000) });
+    const main = solveValid(problem, { ...optionsOf(0), timeLimit: timeLimit === undefined ? undefined : Math.max(0.001, timeLimit - (globalThis.performance.now() - started) / 1000) });
     let late: ReturnType<typeof setTimeout> | undefined;
     const grace = timeLimit === undefined ? undefined : Math.max(50, LATE_SHARE * timeLimit * 1000, started + timeLimit * 1000 - globalThis.performance.now());
     const others = await Promise.race([

@@ -5,7 +5,7 @@
  * out of service (two clicks; its stops go to the other routes). What the page says is checked
  * against what the API answers.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,7 @@ import { CHROMIUM, chromiumAvailable } from '../helpers/environment.js';
 import { client, seedDb, startServe, until, type Served } from './serve.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+const artifacts = join(root, 'test-artifacts');
 const DATE = '2026-12-01';
 const PUBLIC = '/api/public/v1';
 const INTERNAL = '/api/internal/v1';
@@ -215,6 +216,8 @@ describe.skipIf(!browser)('the dispatcher page: the day as it happens, in headle
     expect(await page.textContent('#moves')).toContain(`order DAY-HEAVY (#${heavyId}) could not be placed: capacity`);
     expect(await count('#moves li.moved')).toBe(Number(m![2]));
     expect(pageErrors).toEqual([]);
+    mkdirSync(artifacts, { recursive: true });
+    await page.screenshot({ path: join(artifacts, 'dispatcher-day.png') });
   });
 
 });
