@@ -151,13 +151,16 @@ export function buildDayProblem(input: DayInput): { problem: Omit<ProblemInput, 
       const departedAt = plan.route.actualStartAt !== null ? t(plan.route.actualStartAt) : depot?.plannedDepartureAt ? t(depot.plannedDepartureAt) : now;
       const last = fixedStops.at(-1);
       const lastStop = plan.fixed.at(-1);
+      // the rest of the route is driven in the vehicle's shift: a route started early (a stop
+      // confirmed before its day, or before the shift opens) goes on when the shift opens
+      const opens = Math.max(now, v.shift[0]);
       let start = last
-        ? { location: last.location, time: Math.max(last.departure, now) }
-        : { location: problem.depots.find((d) => d.id === v.startDepot)!.location, time: Math.max(departedAt, now) };
+        ? { location: last.location, time: Math.max(last.departure, opens) }
+        : { location: problem.depots.find((d) => d.id === v.startDepot)!.location, time: Math.max(departedAt, opens) };
       const position = positions.get(plan.vehicle!.id);
       // a position reported after the last fixed stop was left says where the van is now
       if (position && t(position.timestamp) > (last?.departure ?? departedAt) && lastStop?.status !== 'in_progress') {
-        start = { location: at(position.lat, position.lon), time: Math.max(t(position.timestamp), now) };
+        start = { location: at(position.lat, position.lon), time: Math.max(t(position.timestamp), opens) };
       }
       progress = { fixedStops, start, departedAt: Math.min(departedAt, fixedStops[0]?.arrival ?? departedAt, start.time) };
     }
