@@ -312,7 +312,10 @@ export function toDayOutcome(result: SolveResult, context: DayContext): DayOutco
     } else {
       // nothing left to plan on this route: its fixed stops (and those staying) only
       const rest = [...plan.fixed, ...plan.stay].sort((a, b) => a.position - b.position);
-      list = [...(startDepot ? [keep(startDepot)] : []), ...doneMid.map(keep), ...rest.map(keep), ...(endDepot ? [keep(endDepot)] : [])];
+      // the way back to the depot is timed again when the engine planned it (from where the van is)
+      const back = endDepot ? keep(endDepot) : undefined;
+      if (back && r && plan.stay.length === 0) back.plannedArrivalAt = back.plannedDepartureAt = utc(r.end);
+      list = [...(startDepot ? [keep(startDepot)] : []), ...doneMid.map(keep), ...rest.map(keep), ...(back ? [back] : [])];
       mileage = r ? round(r.distance / 1000, 2) : 0;
       duration = r ? Math.round((Math.round(r.end) - Math.round(r.start)) / 60) : 0;
       if (!r && w && plan.stay.length === 0) {
