@@ -151,13 +151,16 @@ export function buildDayProblem(input: DayInput): { problem: Omit<ProblemInput, 
       const departedAt = plan.route.actualStartAt !== null ? t(plan.route.actualStartAt) : depot?.plannedDepartureAt ? t(depot.plannedDepartureAt) : now;
       const last = fixedStops.at(-1);
       const lastStop = plan.fixed.at(-1);
+      // the rest of the route is driven in the vehicle's shift: a route started early (a stop
+      // confirmed before its day, or before the shift opens) goes on when the shift opens
+      const opens = Math.max(now, v.shift[0]);
       let start = last
-        ? { location: last.location, time: Math.max(last.departure, now) }
-        : { location: problem.depots.find((d) => d.id === v.startDepot)!.location, time: Math.max(departedAt, now) };
+        ? { location: last.location, time: Math.max(last.departure, opens) }
+        : { location: problem.depots.find((d) => d.id === v.startDepot)!.location, time: Math.max(departedAt, opens) };
       const position = positions.get(plan.vehicle!.id);
       // a position reported after the last fixed stop was left says where the van is now
       if (position && t(position.timestamp) > (last?.departure ?? departedAt) && lastStop?.status !== 'in_progress') {
-        start = { location: at(position.lat, position.lon), time: Math.max(t(position.timestamp), now) };
+        start = { location: at(position.lat, position.lon), time: Math.max(t(position.timestamp), opens) };
       }
       progress = { fixedStops, start, departedAt: Math.min(departedAt, fixedStops[0]?.arrival ?? departedAt, start.time) };
     }
@@ -309,7 +312,10 @@ export function toDayOutcome(result: SolveResult, context: DayContext): DayOutco
     } else {
       // nothing left to plan on this route: its fixed stops (and those staying) only
       const rest = [...plan.fixed, ...plan.stay].sort((a, b) => a.position - b.position);
-      list = [...(startDepot ? [keep(startDepot)] : []), ...doneMid.map(keep), ...rest.map(keep), ...(endDepot ? [keep(endDepot)] : [])];
+      // the way back to the depot is timed again when the engine planned it (from where the van is)
+      const back = endDepot ? keep(endDepot) : undefined;
+      if (back && r && plan.stay.length === 0) back.plannedArrivalAt = back.plannedDepartureAt = utc(r.end);
+      list = [...(startDepot ? [keep(startDepot)] : []), ...doneMid.map(keep), ...rest.map(keep), ...(back ? [back] : [])];
       mileage = r ? round(r.distance / 1000, 2) : 0;
       duration = r ? Math.round((Math.round(r.end) - Math.round(r.start)) / 60) : 0;
       if (!r && w && plan.stay.length === 0) {

@@ -10,7 +10,7 @@
  * stop position and planned start of service). One problem of the whole day would cost a matrix
  * of every stop to every stop: 100 ms for 800 stops, measured; a route's is 40 x 40.
  */
-import type { ProblemInput, SolveResult, UnassignedReason } from '../model/input.js';
+import type { ProblemInput, RouteResult, SolveResult, UnassignedReason } from '../model/input.js';
 import { buildProblem as buildEngineProblem, costModel } from '../model/problem.js';
 import { scaleTravelTimes } from '../model/travel-time.js';
 import { bestInRoute, newChoice } from '../route/insertion.js';
@@ -46,7 +46,7 @@ export type Quote =
 const CANDIDATE = 0;
 
 export async function quote(input: QuoteInput, matrixOf: MatrixProvider): Promise<Quote> {
-  const { rewrite: _rewrite, ...answer } = await quoteWithRoute(input, matrixOf);
+  const { rewrite: _rewrite, problem: _problem, route: _route, ...answer } = await quoteWithRoute(input, matrixOf);
   return answer as Quote;
 }
 
@@ -54,7 +54,10 @@ export async function quote(input: QuoteInput, matrixOf: MatrixProvider): Promis
  * The quote and, when feasible, the route as a re-plan would write it with the candidate (order
  * id 0) in its place: what a greedy insertion applies (bench/day.ts).
  */
-export async function quoteWithRoute(input: QuoteInput, matrixOf: MatrixProvider): Promise<Quote & { rewrite?: RouteRewrite }> {
+export async function quoteWithRoute(
+  input: QuoteInput,
+  matrixOf: MatrixProvider,
+): Promise<Quote & { rewrite?: RouteRewrite; problem?: ProblemInput; route?: RouteResult }> {
   const vehicles = new Map(input.vehicles.map((v) => [v.id, v]));
   const candidate: PlanningOrder = {
     id: CANDIDATE,
@@ -72,7 +75,7 @@ export async function quoteWithRoute(input: QuoteInput, matrixOf: MatrixProvider
     deliveryDate: input.date,
   };
   const orders = new Map<number, PlanningOrder>([[CANDIDATE, candidate]]);
-  let best: (Quote & { feasible: true; rewrite: RouteRewrite }) | undefined;
+  let best: (Quote & { feasible: true; rewrite: RouteRewrite; problem: ProblemInput; route: RouteResult }) | undefined;
   let bestDelta = Infinity;
   let reason: UnassignedReason = 'no_vehicle';
   // Routes by a bound on what the candidate adds to them: the least straight-line detour over
@@ -140,6 +143,8 @@ export async function quoteWithRoute(input: QuoteInput, matrixOf: MatrixProvider
       added_km: Math.round(addedKm * 100) / 100,
       added_min: Math.round((minutes(after) - minutes(before)) * 10) / 10,
       rewrite,
+      problem,
+      route: after,
     };
   }
   return best ?? { feasible: false, reason };

@@ -248,4 +248,27 @@ for (const { kind, available } of BACKENDS) describe.skipIf(!available)(`on ${ki
       expect(d <= Date.parse(b.start) || a >= Date.parse(b.end)).toBe(true);
     }
   });
+  it('the rest of a route under way starts where the van last reported itself, when that is newer than its last stop', async () => {
+    const van = w.vehicles[3]!.id;
+    const ids = await w.addOrders(orders(3, 'POS'));
+    const r = await planOn(ids, van);
+    expect((await w.inject('POST', `${INTERNAL}/routes/${r}/start`, {})).statusCode).toBe(200);
+    const first = (await route(r)).stops.find((s) => s.stop_type === 'order')!;
+    expect((await w.inject('POST', `${INTERNAL}/stops/${first.id}/status`, { status: 'confirmed' })).statusCode).toBe(200);
+    // the van is now 30 km north of the depot (a detour, a wrong turn)
+    const far = { lat: DEPOT.lat + 30 / 111.2, lon: DEPOT.lon, timestamp: new Date().toISOString() };
+    expect((await w.inject('POST', `${INTERNAL}/vehicles/${van}/positions`, far)).statusCode).toBe(201);
+    const started = Date.now();
+    const job = await replan({ date, order_ids: [] });
+    expect(job.status, job.error).toBe('done');
+    // from 30 km away, whatever the van does next (its stops, or back to the depot when the others
+    // took them) is at least 25 km off: even at 100 km/h, 15 minutes from now
+    const after = await route(r);
+    const next = after.stops.filter((s) => (s.stop_type === 'order' && s.status === 'pending') || s.stop_type === 'end_depot');
+    const soonest = Math.min(...next.map((s) => Date.parse(s.planned_arrival_at)));
+    expect(soonest).toBeGreaterThanOrEqual(Math.floor(started / 1000) * 1000 + 15 * 60_000);
+    // and the orders are all still planned
+    const open = (await routesOfDay()).filter((x) => x.status === 'planned' || x.status === 'active').flatMap((x) => x.stops.map((s) => s.order_id));
+    for (const id of ids.filter((x) => x !== first.order_id)) expect(open).toContain(id);
+  });
 });

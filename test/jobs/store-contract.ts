@@ -3,13 +3,14 @@
  * here (store.test.ts); the SQLite store of the service runs the same suite with its own fixture.
  */
 import { describe, expect, it } from 'vitest';
-import { commitPlan } from '../../src/jobs/commit.js';
+import { commitPlan, commitReplan } from '../../src/jobs/commit.js';
 import {
   IdempotencyKeyReusedError,
   IdempotentReplayError,
   LeaseLostError,
   OrdersChangedError,
   OrdersNotNewError,
+  StopsChangedError,
   TooManyJobsError,
   VehicleBusyError,
   type Company,
@@ -300,6 +301,65 @@ export function describePlanningStoreContract(name: string, makeFixture: () => M
       const { job: done } = await commitPlan(s, { jobId: job.id, companyId: company.id, at: T2, routes: [route(company.id, job.id, v.id, warehouse.id, [o1, fresh!])], unassigned: [], versions: await versionsOf(s, company.id, [o1, o2]) });
       expect(done.status).toBe('done');
       expect((await f.readRoute(done.result!.route_ids[0]!))!.stops.map((st) => st.address)).toEqual(['A 1', 'B 2', 'Moved 9', 'A 1']);
+    });
+
+    it('a re-plan commit: fenced on the stops as read; kept stops keep their ids across routes, new ones are added, dropped ones go; orders back to new', async () => {
+      const { s, f, company, vehicle, order, warehouse } = await seeded();
+      const [v1, v2] = [await vehicle(), await vehicle()];
+      const [o1, o2, o3, o4] = [await order({ externalId: 'A' }), await order({ externalId: 'B' }), await order({ externalId: 'C' }), await order({ externalId: 'D' })];
+      const fresh = await order({ externalId: 'N' });
+      const job = await s.createJob(company.id, { order_ids: [o1.id, o2.id, o3.id, o4.id], vehicle_ids: [], warehouse_id: null }, T0);
+      await s.updateJob(job.id, { status: 'running' }, T1);
+      const { job: done } = await commitPlan(s, {
+        jobId: job.id, companyId: company.id, at: T1, unassigned: [],
+        routes: [route(company.id, job.id, v1.id, warehouse.id, [o1, o2]), route(company.id, job.id, v2.id, warehouse.id, [o3, o4])],
+        versions: await versionsOf(s, company.id, [o1, o2, o3, o4]),
+      });
+      const [r1, r2] = done.result!.route_ids;
+      expect(await s.newOrderIdsOn(company.id, '2026-12-01')).toEqual([fresh.id]);
+      const read = await s.openRoutesOn(company.id, '2026-12-01');
+      expect(read.map((r) => r.id)).toEqual([r1, r2]);
+      expect(read[0]!.stops.map((x) => x.orderId)).toEqual([null, o1.id, o2.id, null]);
+      expect(read[0]!.stops.every((x) => x.status === 'pending')).toBe(true);
+      const stopOf = (orderId: number) => read.flatMap((r) => r.stops).find((x) => x.orderId === orderId)!;
+      const keep = (x: (typeof read)[number]['stops'][number], position: number, at: string) => ({
+        id: x.id, position, stopType: x.stopType, orderId: x.orderId, orderExternalId: x.orderExternalId, warehouseId: x.warehouseId, address: x.address, lat: x.lat, lon: x.lon, plannedArrivalAt: at, plannedDepartureAt: at,
+      });
+      const [d1, e1] = [read[0]!.stops[0]!, read[0]!.stops[3]!];
+      const [d2, e2] = [read[1]!.stops[0]!, read[1]!.stops[3]!];
+      // route 1 takes o3 from route 2 (same stop id) and the new order; o2 leaves (back to new); route 2 keeps o4
+      const rewrites = [
+        { routeId: r1!, plannedMileageKm: 20, plannedDurationMin: 120, totalWeightKg: 37.5, totalVolumeM3: 0.75, breaks: [{ start: '2026-12-01T10:00:00Z', end: '2026-12-01T10:30:00Z' }], stops: [
+          keep(d1, 1, '2026-12-01T07:30:00Z'), keep(stopOf(o3.id), 2, '2026-12-01T08:05:00Z'), keep(stopOf(o1.id), 3, '2026-12-01T08:20:00Z'),
+          { position: 4, stopType: 'order' as const, orderId: fresh.id, orderExternalId: 'N', warehouseId: null, address: 'B 2', lat: 52.5, lon: 13.4, plannedArrivalAt: '2026-12-01T08:40:00Z', plannedDepartureAt: '2026-12-01T08:50:00Z' },
+          keep(e1, 5, '2026-12-01T09:30:00Z'),
+        ] },
+        { routeId: r2!, plannedMileageKm: 5, plannedDurationMin: 40, totalWeightKg: 12.5, totalVolumeM3: 0.25, breaks: [], stops: [keep(d2, 1, '2026-12-01T07:30:00Z'), keep(stopOf(o4.id), 2, '2026-12-01T08:00:00Z'), keep(e2, 3, '2026-12-01T08:40:00Z')] },
+      ];
+      const rejob = await s.createJob(company.id, { order_ids: [fresh.id], vehicle_ids: [], warehouse_id: null, replan: { date: '2026-12-01' } }, T1);
+      await s.updateJob(rejob.id, { status: 'running' }, T1);
+      const plan = {
+        jobId: rejob.id, companyId: company.id, at: T2, date: '2026-12-01', read, rewrites, changed: [r1!, r2!], newRoutes: [], placed: [fresh.id],
+        versions: await versionsOf(s, company.id, [fresh]), backToNew: [{ id: o2.id, externalId: 'B' }], unassigned: [{ order_id: o2.id, reason: 'capacity' as const }],
+      };
+      // the fence: a day read before a change (here a route added since) is refused, nothing written
+      await expect(commitReplan(s, { ...plan, read: read.slice(0, 1) })).rejects.toBeInstanceOf(StopsChangedError);
+      expect((await s.openRoutesOn(company.id, '2026-12-01'))[0]!.stops.map((x) => x.orderId)).toEqual([null, o1.id, o2.id, null]);
+      const { job: after, changes } = await commitReplan(s, plan);
+      expect(after.status).toBe('done');
+      expect(after.result).toEqual({ route_ids: [r1, r2], summary: { route_count: 2, unassigned_count: 1 }, unassigned: [{ order_id: o2.id, reason: 'capacity' }] });
+      expect(changes.map((c) => [c.order_id, c.status, c.previous_status])).toEqual([[fresh.id, 'in_route', 'new'], [o2.id, 'new', 'in_route']]);
+      const now = await s.openRoutesOn(company.id, '2026-12-01');
+      expect(now[0]!.stops.map((x) => x.orderId)).toEqual([null, o3.id, o1.id, fresh.id, null]);
+      expect(now[0]!.stops.map((x) => x.position)).toEqual([1, 2, 3, 4, 5]);
+      expect(now[0]!.stops[1]!.id).toBe(stopOf(o3.id).id);
+      expect(now[0]!.stops[2]).toMatchObject({ id: stopOf(o1.id).id, plannedArrivalAt: '2026-12-01T08:20:00Z' });
+      expect(now[0]!.breaks).toEqual([{ start: '2026-12-01T10:00:00Z', end: '2026-12-01T10:30:00Z' }]);
+      expect(now[1]!.stops.map((x) => x.orderId)).toEqual([null, o4.id, null]);
+      expect(await f.orderStatus(o2.id)).toBe('new');
+      expect(await f.orderStatus(fresh.id)).toBe('in_route');
+      expect((await f.orderHistory(o2.id)).at(-1)).toMatchObject({ status: 'new', previous_status: 'in_route', at: T2 });
+      expect(await s.newOrderIdsOn(company.id, '2026-12-01')).toEqual([o2.id]);
     });
   });
 }
