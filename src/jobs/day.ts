@@ -17,7 +17,7 @@
  */
 import type { FixedStopInput, OrderInput, ProblemInput, RouteResult, SolveResult, UnassignedReason, VehicleInput } from '../model/input.js';
 import type { DayPosition, DayRoute, DayStop, NewStop, ReplanCommit, PlanningOrder, PlanningVehicle, RewrittenStop, RouteRewrite, Warehouse } from './ports.js';
-import { buildProblem } from './problem.js';
+import { buildProblem, routeFigures } from './problem.js';
 import { DayAxis } from './time.js';
 
 const FIXED = new Set(['in_progress', 'visited', 'confirmed', 'rejected', 'skipped']);
@@ -307,8 +307,7 @@ export function toDayOutcome(result: SolveResult, context: DayContext): DayOutco
       }
       const end = { ...depotStop(w, 'end_depot', utc(r.end)), ...(endDepot ? { id: endDepot.id } : {}) };
       list = [start, ...doneMid.map(keep), ...plan.fixed.map(keep), ...tail(r, w, oldMid), end];
-      mileage = round(r.distance / 1000, 2);
-      duration = Math.round((Math.round(r.end) - Math.round(r.start)) / 60);
+      ({ plannedMileageKm: mileage, plannedDurationMin: duration } = routeFigures(r));
     } else {
       // nothing left to plan on this route: its fixed stops (and those staying) only
       const rest = [...plan.fixed, ...plan.stay].sort((a, b) => a.position - b.position);
@@ -316,8 +315,7 @@ export function toDayOutcome(result: SolveResult, context: DayContext): DayOutco
       const back = endDepot ? keep(endDepot) : undefined;
       if (back && r && plan.stay.length === 0) back.plannedArrivalAt = back.plannedDepartureAt = utc(r.end);
       list = [...(startDepot ? [keep(startDepot)] : []), ...doneMid.map(keep), ...rest.map(keep), ...(back ? [back] : [])];
-      mileage = r ? round(r.distance / 1000, 2) : 0;
-      duration = r ? Math.round((Math.round(r.end) - Math.round(r.start)) / 60) : 0;
+      ({ plannedMileageKm: mileage, plannedDurationMin: duration } = r ? routeFigures(r) : { plannedMileageKm: 0, plannedDurationMin: 0 });
       if (!r && w && plan.stay.length === 0) {
         // the unavailable van's route: the kilometres and minutes it has done
         mileage = 0;
@@ -359,8 +357,7 @@ export function toDayOutcome(result: SolveResult, context: DayContext): DayOutco
       vehicleId: vehicle.id,
       name: `${input.date} ${vehicle.name}`,
       date: input.date,
-      plannedMileageKm: round(r.distance / 1000, 2),
-      plannedDurationMin: Math.round((Math.round(r.end) - Math.round(r.start)) / 60),
+      ...routeFigures(r),
       ...totals(list),
       stops: list,
       ...(r.breaks && r.breaks.length > 0 ? { breaks: breaksOf(r, undefined) } : {}),

@@ -5,7 +5,7 @@
  * Units on the engine side: metres, seconds on the date's axis (see time.ts), kg and m3.
  * Ids: a vehicle's id is its numeric id as a string, an order's likewise, a depot's `w<id>`.
  */
-import type { MatrixInput, ProblemInput, SolveResult, UnassignedReason, VehicleInput } from '../model/input.js';
+import type { MatrixInput, ProblemInput, RouteResult, SolveResult, UnassignedReason, VehicleInput } from '../model/input.js';
 import type { NewRoute, NewStop, PlanningOrder, PlanningVehicle, Warehouse } from './ports.js';
 import { DayAxis, parseClock, parseShift } from './time.js';
 
@@ -112,6 +112,15 @@ export function buildProblem(input: DatePlanInput): { problem: Omit<ProblemInput
 
 const round = (x: number, decimals: number) => Math.round(x * 10 ** decimals) / 10 ** decimals;
 
+/**
+ * A route's planned kilometres (2 decimals) and minutes, from the engine's route: the minutes from
+ * the whole-second times the stops show, so that the two always agree. Every route written (a
+ * planning job's, a re-plan's) takes its figures from here.
+ */
+export function routeFigures(r: Pick<RouteResult, 'distance' | 'start' | 'end'>): { plannedMileageKm: number; plannedDurationMin: number } {
+  return { plannedMileageKm: round(r.distance / 1000, 2), plannedDurationMin: Math.round((Math.round(r.end) - Math.round(r.start)) / 60) };
+}
+
 /** The engine's result -> routes (with stops, UTC times) and the unassigned orders. */
 export function toRoutes(result: SolveResult, context: DatePlanContext): { routes: NewRoute[]; unassigned: Array<{ order_id: number; reason: UnassignedReason }> } {
   const { input, axis } = context;
@@ -170,9 +179,7 @@ export function toRoutes(result: SolveResult, context: DatePlanContext): { route
       vehicleId: vehicle.id,
       name: `${input.date} ${vehicle.name}`,
       date: input.date,
-      plannedMileageKm: round(r.distance / 1000, 2),
-      // from the whole-second times the stops show, so that the two always agree
-      plannedDurationMin: Math.round((Math.round(r.end) - Math.round(r.start)) / 60),
+      ...routeFigures(r),
       totalWeightKg: round(weight, 3),
       totalVolumeM3: round(volume, 3),
       stops,

@@ -5,29 +5,19 @@
  * out of service (two clicks; its stops go to the other routes). What the page says is checked
  * against what the API answers.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, chromiumAvailable } from '../helpers/environment.js';
+import { artifacts, BOOK, launchPage } from './page-world.js';
 import { client, seedDb, startServe, until, type Served } from './serve.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const artifacts = join(root, 'test-artifacts');
 const DATE = '2026-12-01';
 const PUBLIC = '/api/public/v1';
 const INTERNAL = '/api/internal/v1';
 
-const BOOK = readFileSync(join(root, 'data/demo/addresses.csv'), 'utf8')
-  .trim()
-  .split('\n')
-  .slice(1)
-  .map((line) => {
-    const m = /^"(.*)",([-\d.]+),([-\d.]+)$/.exec(line)!;
-    return { address: m[1]!, lat: m[2]!, lon: m[3]! };
-  });
 
 const browser = chromiumAvailable() || process.env.DP_TEST_REQUIRE_BROWSER === '1';
 
@@ -101,14 +91,7 @@ describe.skipIf(!browser)('the dispatcher page: the day as it happens, in headle
     heavyId = more.body.results[3].id;
 
     profile = mkdtempSync(join(tmpdir(), 'dp-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1280, height: 900 },
-      locale: 'en-GB',
-      timezoneId: 'Europe/Berlin',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    context = await launchPage(profile, { width: 1280, height: 900 });
     page = context.pages()[0] ?? (await context.newPage());
     page.on('pageerror', (err) => pageErrors.push(err.message));
     page.on('console', (msg) => {

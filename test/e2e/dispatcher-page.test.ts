@@ -6,31 +6,21 @@
  * 127.0.0.1 (the tiles URL points at a closed local port), none carries the key in its URL, every
  * API call carries it in the Authorization header. The screenshot is kept in test-artifacts/.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../../src/store/sqlite/store.js';
 import { CHROMIUM, chromiumAvailable } from '../helpers/environment.js';
+import { artifacts, BOOK, launchPage } from './page-world.js';
 import { client, seedDb, startServe, until, type Served } from './serve.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const artifacts = join(root, 'test-artifacts');
 const DATE = '2026-12-01';
 const PUBLIC = '/api/public/v1';
 const INTERNAL = '/api/internal/v1';
 
-const BOOK = readFileSync(join(root, 'data/demo/addresses.csv'), 'utf8')
-  .trim()
-  .split('\n')
-  .slice(1)
-  .map((line) => {
-    const m = /^"(.*)",([-\d.]+),([-\d.]+)$/.exec(line)!;
-    return { address: m[1]!, lat: m[2]!, lon: m[3]! };
-  });
 
 /** A port on 127.0.0.1 that nothing listens on (taken, then released). */
 async function closedPort(): Promise<number> {
@@ -128,15 +118,7 @@ describe.skipIf(!browser)('the dispatcher page in headless Chromium', () => {
     expect(more.body.summary.created).toBe(5);
 
     profile = mkdtempSync(join(tmpdir(), 'dp-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1280, height: 800 },
-      // a dispatcher in Berlin, the company's zone: planned times read as the drivers see them
-      locale: 'en-GB',
-      timezoneId: 'Europe/Berlin',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    context = await launchPage(profile, { width: 1280, height: 800 });
     page = context.pages()[0] ?? (await context.newPage());
     context.on('request', (request) => requests.push({ url: request.url(), authorization: request.headers()['authorization'] }));
     // the page's clock runs on, and a test can move it 30 s ahead to see the tracking refresh
