@@ -148,85 +148,91 @@ async function together(seed: number, n: number): Promise<Run[]> {
 const single = process.argv.includes('--single') ? arg('single', 1) : undefined;
 const twin = process.argv.includes('--twin');
 
-const pool = new SolverPool({ threads });
-try {
-  if (single !== undefined) {
-    await once(pool, 0.5, 1); // warm-up: threads started, code compiled
-    process.stdout.write('ready\n');
-    await new Promise<void>((r) => process.stdin.once('data', () => r()));
-    process.stdout.write(JSON.stringify(await once(pool, budget, single)) + '\n');
-    process.stdin.pause();
-  } else if (twin) {
-    const rows: Array<{ alone: Run; pair: Run[] }> = [];
-    for (let i = 0; i < runs; i++) {
-      const seed = 1 + i * seedStep;
-      let alone: Run;
-      let pairRuns: Run[];
-      if (i % 2 === 0) {
-        [alone] = await together(seed, 1);
-        pairRuns = await together(seed, 2);
-      } else {
-        pairRuns = await together(seed, 2);
-        [alone] = await together(seed, 1);
-      }
-      rows.push({ alone: alone!, pair: pairRuns });
-      console.error(`run ${i + 1}/${runs} (seed ${seed}): alone ${alone!.km.toFixed(2)} km in ${(alone!.ms / 1000).toFixed(2)} s; two at once ${pairRuns.map((r) => `${r.km.toFixed(2)} km in ${(r.ms / 1000).toFixed(2)} s`).join(', ')}`);
-    }
-    const gaps = rows.flatMap((r) => r.pair.map((p) => (100 * (p.km - r.alone.km)) / r.alone.km)).sort((a, b) => a - b);
-    const times = rows.flatMap((r) => r.pair.map((p) => p.ms)).sort((a, b) => a - b);
-    console.log(`| runs | budget | threads per process | alone: median km | two at once: median km | gap of each twin to its run alone (median / worst) | twin job time p50 |`);
-    console.log('|---|---|---|---|---|---|---|');
-    const med = (xs: number[]) => quantile([...xs].sort((a, b) => a - b), 0.5);
-    console.log(
-      `| ${runs} | ${budget} s | ${threads} | ${med(rows.map((r) => r.alone.km)).toFixed(2)} | ${med(rows.flatMap((r) => r.pair.map((p) => p.km))).toFixed(2)} | ${quantile(gaps, 0.5).toFixed(2)} % / ${gaps.at(-1)!.toFixed(2)} % | ${(quantile(times, 0.5) / 1000).toFixed(2)} s |`,
-    );
-  } else {
-    await once(pool, 0.5, 1); // warm-up: threads started, code compiled
-    if (overlap !== undefined) {
-      const firsts: Run[] = [];
-      const seconds: Run[] = [];
-      for (let i = 0; i < runs; i++) {
-        const [a, b] = await pair(pool, budget, 1 + i * seedStep, overlap);
-        firsts.push(a);
-        seconds.push(b);
-        console.error(`pair ${i + 1}/${runs}: first ${(a.ms / 1000).toFixed(2)} s ${a.km.toFixed(2)} km, second ${(b.ms / 1000).toFixed(2)} s ${b.km.toFixed(2)} km`);
-      }
-      const med = (xs: number[]) => quantile([...xs].sort((a, b) => a - b), 0.5);
-      console.log(`| jobs | budget | second job submitted after | first job: p50 time / median km | second job: p50 time / median km |`);
-      console.log('|---|---|---|---|---|');
-      console.log(
-        `| ${runs} pairs | ${budget} s | ${overlap} s | ${(med(firsts.map((r) => r.ms)) / 1000).toFixed(2)} s / ${med(firsts.map((r) => r.km)).toFixed(2)} km | ${(med(seconds.map((r) => r.ms)) / 1000).toFixed(2)} s / ${med(seconds.map((r) => r.km)).toFixed(2)} km |`,
-      );
+/** Each seed alone in a child process, then in two at once (in turns); the children have their own pools. */
+async function twins(): Promise<void> {
+  const rows: Array<{ alone: Run; pair: Run[] }> = [];
+  for (let i = 0; i < runs; i++) {
+    const seed = 1 + i * seedStep;
+    let alone: Run;
+    let pairRuns: Run[];
+    if (i % 2 === 0) {
+      [alone] = await together(seed, 1);
+      pairRuns = await together(seed, 2);
     } else {
-      const results: Run[] = [];
-      for (let i = 0; i < runs; i++) {
-        results.push(await once(pool, budget, 1 + i * seedStep));
-        const r = results.at(-1)!;
-        console.error(`run ${i + 1}/${runs}: ${(r.ms / 1000).toFixed(2)} s, ${r.km.toFixed(2)} km, ${r.routes} routes, ${r.unassigned} unassigned`);
-      }
-      const refs: Run[] = [];
-      for (let i = 0; i < referenceRuns; i++) {
-        console.error(`reference ${i + 1}/${referenceRuns}: one job with a ${reference} s budget...`);
-        refs.push(await once(pool, reference, 1 + i * seedStep));
-        console.error(`  ${refs.at(-1)!.km.toFixed(2)} km, ${refs.at(-1)!.routes} routes`);
-      }
-      const ref = [...refs].sort((a, b) => a.km - b.km)[Math.floor((refs.length - 1) / 2)];
-      const times = results.map((r) => r.ms).sort((a, b) => a - b);
-      const gaps = results.map((r) => (100 * (r.km - ref.km)) / ref.km);
-      const fmt = (x: number) => x.toFixed(2);
-      console.log(`Instance: ${instance === 'road' ? 'the city on its road graph (data/city-road matrices)' : 'the city (haversine)'}. Seeds per job: ${seeds === undefined ? `service default (one, plus spares on idle threads of ${threads})` : seeds}.\n`);
-      console.log(`| runs | budget | p50 job time | p95 job time | distance (median) | routes | unassigned | gap to ${reference} s (median / worst) |`);
-      console.log('|---|---|---|---|---|---|---|---|');
-      const kms = results.map((r) => r.km).sort((a, b) => a - b);
-      console.log(
-        `| ${runs} | ${budget} s | ${fmt(quantile(times, 0.5) / 1000)} s | ${fmt(quantile(times, 0.95) / 1000)} s | ${fmt(quantile(kms, 0.5))} km | ${results.map((r) => r.routes).join('/')} | ${results.map((r) => r.unassigned).join('/')} | ${fmt(quantile([...gaps].sort((a, b) => a - b), 0.5))} % / ${fmt(Math.max(...gaps))} % |`,
-      );
-      console.log(
-        `\nReference (${reference} s budget, median of ${refs.length}): ${fmt(ref.km)} km, ${ref.routes} routes, ${ref.unassigned} unassigned (${ref.reasons}), job time ${fmt(ref.ms / 1000)} s; all: ${refs.map((r) => fmt(r.km)).join(', ')} km.`,
-      );
-      console.log(`Unassigned reasons of the ${budget} s runs: ${[...new Set(results.map((r) => r.reasons))].join(' | ')}.`);
+      pairRuns = await together(seed, 2);
+      [alone] = await together(seed, 1);
     }
+    rows.push({ alone: alone!, pair: pairRuns });
+    console.error(`run ${i + 1}/${runs} (seed ${seed}): alone ${alone!.km.toFixed(2)} km in ${(alone!.ms / 1000).toFixed(2)} s; two at once ${pairRuns.map((r) => `${r.km.toFixed(2)} km in ${(r.ms / 1000).toFixed(2)} s`).join(', ')}`);
   }
-} finally {
-  await pool.destroy();
+  const gaps = rows.flatMap((r) => r.pair.map((p) => (100 * (p.km - r.alone.km)) / r.alone.km)).sort((a, b) => a - b);
+  const times = rows.flatMap((r) => r.pair.map((p) => p.ms)).sort((a, b) => a - b);
+  console.log(`| runs | budget | threads per process | alone: median km | two at once: median km | gap of each twin to its run alone (median / worst) | twin job time p50 |`);
+  console.log('|---|---|---|---|---|---|---|');
+  const med = (xs: number[]) => quantile([...xs].sort((a, b) => a - b), 0.5);
+  console.log(
+    `| ${runs} | ${budget} s | ${threads} | ${med(rows.map((r) => r.alone.km)).toFixed(2)} | ${med(rows.flatMap((r) => r.pair.map((p) => p.km))).toFixed(2)} | ${quantile(gaps, 0.5).toFixed(2)} % / ${gaps.at(-1)!.toFixed(2)} % | ${(quantile(times, 0.5) / 1000).toFixed(2)} s |`,
+  );
+}
+
+if (twin) await twins();
+else {
+  const pool = new SolverPool({ threads });
+  try {
+    if (single !== undefined) {
+      await once(pool, 0.5, 1); // warm-up: threads started, code compiled
+      process.stdout.write('ready\n');
+      await new Promise<void>((r) => process.stdin.once('data', () => r()));
+      process.stdout.write(JSON.stringify(await once(pool, budget, single)) + '\n');
+      process.stdin.pause();
+    } else {
+      await once(pool, 0.5, 1); // warm-up: threads started, code compiled
+      if (overlap !== undefined) {
+        const firsts: Run[] = [];
+        const seconds: Run[] = [];
+        for (let i = 0; i < runs; i++) {
+          const [a, b] = await pair(pool, budget, 1 + i * seedStep, overlap);
+          firsts.push(a);
+          seconds.push(b);
+          console.error(`pair ${i + 1}/${runs}: first ${(a.ms / 1000).toFixed(2)} s ${a.km.toFixed(2)} km, second ${(b.ms / 1000).toFixed(2)} s ${b.km.toFixed(2)} km`);
+        }
+        const med = (xs: number[]) => quantile([...xs].sort((a, b) => a - b), 0.5);
+        console.log(`| jobs | budget | second job submitted after | first job: p50 time / median km | second job: p50 time / median km |`);
+        console.log('|---|---|---|---|---|');
+        console.log(
+          `| ${runs} pairs | ${budget} s | ${overlap} s | ${(med(firsts.map((r) => r.ms)) / 1000).toFixed(2)} s / ${med(firsts.map((r) => r.km)).toFixed(2)} km | ${(med(seconds.map((r) => r.ms)) / 1000).toFixed(2)} s / ${med(seconds.map((r) => r.km)).toFixed(2)} km |`,
+        );
+      } else {
+        const results: Run[] = [];
+        for (let i = 0; i < runs; i++) {
+          results.push(await once(pool, budget, 1 + i * seedStep));
+          const r = results.at(-1)!;
+          console.error(`run ${i + 1}/${runs}: ${(r.ms / 1000).toFixed(2)} s, ${r.km.toFixed(2)} km, ${r.routes} routes, ${r.unassigned} unassigned`);
+        }
+        const refs: Run[] = [];
+        for (let i = 0; i < referenceRuns; i++) {
+          console.error(`reference ${i + 1}/${referenceRuns}: one job with a ${reference} s budget...`);
+          refs.push(await once(pool, reference, 1 + i * seedStep));
+          console.error(`  ${refs.at(-1)!.km.toFixed(2)} km, ${refs.at(-1)!.routes} routes`);
+        }
+        const ref = [...refs].sort((a, b) => a.km - b.km)[Math.floor((refs.length - 1) / 2)];
+        const times = results.map((r) => r.ms).sort((a, b) => a - b);
+        const gaps = results.map((r) => (100 * (r.km - ref.km)) / ref.km);
+        const fmt = (x: number) => x.toFixed(2);
+        console.log(`Instance: ${instance === 'road' ? 'the city on its road graph (data/city-road matrices)' : 'the city (haversine)'}. Seeds per job: ${seeds === undefined ? `service default (one, plus spares on idle threads of ${threads})` : seeds}.\n`);
+        console.log(`| runs | budget | p50 job time | p95 job time | distance (median) | routes | unassigned | gap to ${reference} s (median / worst) |`);
+        console.log('|---|---|---|---|---|---|---|---|');
+        const kms = results.map((r) => r.km).sort((a, b) => a - b);
+        console.log(
+          `| ${runs} | ${budget} s | ${fmt(quantile(times, 0.5) / 1000)} s | ${fmt(quantile(times, 0.95) / 1000)} s | ${fmt(quantile(kms, 0.5))} km | ${results.map((r) => r.routes).join('/')} | ${results.map((r) => r.unassigned).join('/')} | ${fmt(quantile([...gaps].sort((a, b) => a - b), 0.5))} % / ${fmt(Math.max(...gaps))} % |`,
+        );
+        console.log(
+          `\nReference (${reference} s budget, median of ${refs.length}): ${fmt(ref.km)} km, ${ref.routes} routes, ${ref.unassigned} unassigned (${ref.reasons}), job time ${fmt(ref.ms / 1000)} s; all: ${refs.map((r) => fmt(r.km)).join(', ')} km.`,
+        );
+        console.log(`Unassigned reasons of the ${budget} s runs: ${[...new Set(results.map((r) => r.reasons))].join(' | ')}.`);
+      }
+    }
+  } finally {
+    await pool.destroy();
+  }
 }

@@ -13,7 +13,7 @@ import { isValidTimeZone } from '../service/time.js';
 import { openStore } from '../store/open.js';
 import type { Repositories } from '../store/port.js';
 import { SCOPES, WEBHOOK_EVENTS, type Company, type Scope, type Vehicle, type VehicleBreak, type VehicleChange, type WebhookEvent, type WebhookSubscription } from '../store/types.js';
-import { MAX_TRIPS } from '../schema/problem.js';
+import { MAX_BREAKS, MAX_TRIPS } from '../schema/problem.js';
 
 export const DEFAULT_DB = './var/planner.db';
 
@@ -281,13 +281,14 @@ function vehicleChange(v: Values): VehicleChange {
   if (v.features !== undefined) change.features = none(v.features) ? [] : [...new Set(v.features.split(',').map((f) => f.trim()).filter((f) => f !== ''))];
   if (v['max-trips'] !== undefined) change.max_trips = integer('max-trips', v['max-trips'], 1, MAX_TRIPS);
   if (v['reload-min'] !== undefined) change.reload_min = integer('reload-min', v['reload-min'], 0, 24 * 60);
+  if (v.break !== undefined && v.break.length > MAX_BREAKS) throw new UsageError(`--break: at most ${MAX_BREAKS} breaks a vehicle, got ${v.break.length}`);
   if (v.break !== undefined) change.breaks = v.break.length === 1 && none(v.break[0]) ? [] : v.break.map(parseBreak).sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
   return change;
 }
 
 /** `HH:MM-HH:MM/MIN`: a break of MIN minutes starting inside the window. */
 export function parseBreak(value: string): VehicleBreak {
-  const m = /^(\d{2}):(\d{2})-(\d{2}):(\d{2})\/(\d{1,4})$/.exec(value.trim());
+  const m = value.length > 32 ? null : /^(\d{2}):(\d{2})-(\d{2}):(\d{2})\/(\d{1,4})$/.exec(value.trim());
   const ok = (h: string, min: string) => Number(h) < 24 && Number(min) < 60;
   if (!m || !ok(m[1]!, m[2]!) || !ok(m[3]!, m[4]!)) throw new UsageError(`--break: expected HH:MM-HH:MM/MIN, got '${value.slice(0, 64)}'`);
   const start = `${m[1]}:${m[2]}`;

@@ -59,6 +59,8 @@ for (const { kind, available } of BACKENDS) describe.skipIf(!available)(`admin v
     usage(admin(...base, '--break', '13:00-12:00/30'), /must not be before its start/);
     usage(admin(...base, '--break', '12:00-13:00/0'), /between 1 and 720 minutes/);
     usage(admin(...base, '--break', '25:00-26:00/10'), /--break: expected/);
+    usage(admin(...base, '--break', `12:00-13:00/30${' '.repeat(40)}x`), /--break: expected/);
+    usage(admin(...base, ...Array.from({ length: 11 }, (_, i) => ['--break', `${String(7 + i).padStart(2, '0')}:00-${String(7 + i).padStart(2, '0')}:30/10`]).flat()), /--break: at most 10 breaks a vehicle, got 11/);
     const id = String(seeded.vehicles[0]!.id);
     usage(admin('vehicle', 'update', '--id', '999999', '--name', 'Y'), /--id: no vehicle 999999/);
     usage(admin('vehicle', 'update', '--id', id), /nothing to change/);

@@ -344,30 +344,7 @@ export class PgPlanningStore implements PlanningStore {
         [kept.map((k) => k.id), kept.map((k) => k.routeId), kept.map((k) => k.stop.position), kept.map((k) => k.stop.plannedArrivalAt), kept.map((k) => k.stop.plannedDepartureAt)],
       );
     }
-    if (added.length > 0) {
-      const col = <K extends keyof RouteRewrite['stops'][number]>(k: K) => added.map((a) => a.stop[k]);
-      await tx.run(
-        `INSERT INTO route_stops (route_id, position, stop_type, order_id, order_external_id, warehouse_id, address, lat, lon,
-           planned_arrival_at, planned_departure_at)
-         SELECT s.route_id, s.position, s.stop_type, s.order_id, s.order_external_id, s.warehouse_id, s.address, s.lat, s.lon, s.arrival, s.departure
-           FROM unnest($1::bigint[], $2::int[], $3::text[], $4::bigint[], $5::text[], $6::bigint[], $7::text[], $8::float8[], $9::float8[], $10::text[], $11::text[])
-             WITH ORDINALITY AS s(route_id, position, stop_type, order_id, order_external_id, warehouse_id, address, lat, lon, arrival, departure, n)
-          ORDER BY s.n`,
-        [
-          added.map((a) => a.routeId),
-          col('position'),
-          col('stopType'),
-          col('orderId'),
-          col('orderExternalId'),
-          col('warehouseId'),
-          col('address'),
-          col('lat'),
-          col('lon'),
-          col('plannedArrivalAt'),
-          col('plannedDepartureAt'),
-        ],
-      );
-    }
+    if (added.length > 0) await insertStops(tx, added);
     for (const r of rewrites) {
       await tx.run(
         `UPDATE routes SET planned_mileage_km = $1, planned_duration_min = $2, total_weight_kg = $3, total_volume_m3 = $4, breaks = $5,
@@ -444,32 +421,37 @@ export class PgPlanningStore implements PlanningStore {
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11) RETURNING id`,
         [r.companyId, r.jobId, r.vehicleId, r.name, r.date, r.plannedMileageKm, r.plannedDurationMin, r.totalWeightKg, r.totalVolumeM3, at, JSON.stringify(r.breaks ?? [])],
       ))!;
-      if (r.stops.length > 0) {
-        const col = <K extends keyof NewRoute['stops'][number]>(k: K) => r.stops.map((s) => s[k]);
-        await tx.run(
-          `INSERT INTO route_stops (route_id, position, stop_type, order_id, order_external_id, warehouse_id, address, lat, lon,
-             planned_arrival_at, planned_departure_at)
-           SELECT $1, s.position, s.stop_type, s.order_id, s.order_external_id, s.warehouse_id, s.address, s.lat, s.lon, s.arrival, s.departure
-             FROM unnest($2::int[], $3::text[], $4::bigint[], $5::text[], $6::bigint[], $7::text[], $8::float8[], $9::float8[], $10::text[], $11::text[])
-               WITH ORDINALITY AS s(position, stop_type, order_id, order_external_id, warehouse_id, address, lat, lon, arrival, departure, n)
-            ORDER BY s.n`,
-          [
-            route.id,
-            col('position'),
-            col('stopType'),
-            col('orderId'),
-            col('orderExternalId'),
-            col('warehouseId'),
-            col('address'),
-            col('lat'),
-            col('lon'),
-            col('plannedArrivalAt'),
-            col('plannedDepartureAt'),
-          ],
-        );
-      }
+      if (r.stops.length > 0) await insertStops(tx, r.stops.map((stop) => ({ routeId: route.id, stop })));
       return route.id;
     };
     return c.atomic(write);
   }
+}
+
+type StopFields = Pick<NewRoute['stops'][number], 'position' | 'stopType' | 'orderId' | 'orderExternalId' | 'warehouseId' | 'address' | 'lat' | 'lon' | 'plannedArrivalAt' | 'plannedDepartureAt'>;
+
+/** New stops (status pending) of one route or several, in one statement, in the order given. */
+async function insertStops(tx: Conn, rows: Array<{ routeId: number; stop: StopFields }>): Promise<void> {
+  const col = <K extends keyof StopFields>(k: K) => rows.map((r) => r.stop[k]);
+  await tx.run(
+    `INSERT INTO route_stops (route_id, position, stop_type, order_id, order_external_id, warehouse_id, address, lat, lon,
+       planned_arrival_at, planned_departure_at)
+     SELECT s.route_id, s.position, s.stop_type, s.order_id, s.order_external_id, s.warehouse_id, s.address, s.lat, s.lon, s.arrival, s.departure
+       FROM unnest($1::bigint[], $2::int[], $3::text[], $4::bigint[], $5::text[], $6::bigint[], $7::text[], $8::float8[], $9::float8[], $10::text[], $11::text[])
+         WITH ORDINALITY AS s(route_id, position, stop_type, order_id, order_external_id, warehouse_id, address, lat, lon, arrival, departure, n)
+      ORDER BY s.n`,
+    [
+      rows.map((r) => r.routeId),
+      col('position'),
+      col('stopType'),
+      col('orderId'),
+      col('orderExternalId'),
+      col('warehouseId'),
+      col('address'),
+      col('lat'),
+      col('lon'),
+      col('plannedArrivalAt'),
+      col('plannedDepartureAt'),
+    ],
+  );
 }
