@@ -8,17 +8,23 @@
  * Issue 38 adds the hostile bodies of its review, one connection each: a flat array of 4 million
  * items and an array nested 4 million deep (8 MB each, under the bulk limit of before), and the
  * same at 3.5 million (7 MB, just under the limit of after), all to POST /orders/bulk/.
- * Usage: npx tsx bench/load.ts [--duration 15] [--no-hostile] [--profile DIR]
+ * Usage: npx tsx bench/load.ts [--duration 15] [--no-hostile] [--profile DIR] [--client-nice N] [--solver-nice 10]
+ * `--solver-nice N`: the server's solver threads run N nice levels below its event loop, as `serve`
+ * runs them by default (src/pool/worker-nice.ts; 0: as the loop; no effect on commits before it).
+ * `--client-nice N`: once the server is started, this process (autocannon, the load generator) runs
+ * N nice levels below it, so on a small machine the clients queue for a core behind the server, as
+ * clients elsewhere would not compete with it at all (Linux: the main thread, where autocannon runs).
  * `--profile DIR`: the server runs under `node --cpu-prof` (its main thread's profile lands in DIR;
  * bench/long-tasks.ts lists the stretches that held its event loop, and what ran in them).
  */
 import { spawn } from 'node:child_process';
+import { getPriority, setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '15' }, 'no-hostile': { type: 'boolean', default: false }, profile: { type: 'string' } } });
+const { values } = parseArgs({ options: { duration: { type: 'string', default: '15' }, 'no-hostile': { type: 'boolean', default: false }, profile: { type: 'string' }, 'client-nice': { type: 'string', default: '0' }, 'solver-nice': { type: 'string', default: '10' } } });
 const DURATION = Number(values.duration);
 
 interface Seed {
@@ -29,7 +35,10 @@ interface Seed {
 }
 
 const profile = values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile, '--cpu-prof-interval', '500'] : [];
-const server = spawn(process.execPath, [...profile, '--import', 'tsx', `${here}load-server.ts`], { stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn(process.execPath, [...profile, '--import', 'tsx', `${here}load-server.ts`], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+  env: { ...process.env, DELIVERY_PLANNER_SOLVER_NICE: values['solver-nice'] },
+});
 const lines: string[] = [];
 let buffer = '';
 const nextLine = () =>
@@ -52,6 +61,9 @@ server.stdout!.on('data', (d: Buffer) => {
 });
 
 const seed = JSON.parse(await nextLine()) as Seed;
+const clientNice = Number(values['client-nice']);
+const serverNice = getPriority(0); // the server inherited this one
+if (clientNice > 0) setPriority(0, Math.min(19, getPriority(0) + clientNice));
 const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]!;
 const auth = (k: { key: string }) => ({ authorization: `Api-Key ${k.key}`, 'content-type': 'application/json' });
 let serial = 0;
@@ -148,7 +160,7 @@ const rows = results.map((r, i) => {
   return `| ${endpoints[i]!.name} | ${r.requests.total} | ${r.latency.p50} | ${r.latency.p99} | ${r.latency.max} | ${c['2xx']} | ${c['4xx']} | ${c['5xx']} | ${r.errors + r.timeouts} |`;
 });
 const total5xx = results.reduce((n, r) => n + classes(r)['5xx']!, 0);
-console.log(`duration ${DURATION} s, 20 keys of 5 companies, ${jobs} planning jobs submitted (answers ${JSON.stringify(jobStatus)})`);
+console.log(`client nice ${getPriority(0)} (server ${serverNice}, its solver threads +${values['solver-nice']}); duration ${DURATION} s, 20 keys of 5 companies, ${jobs} planning jobs submitted (answers ${JSON.stringify(jobStatus)})`);
 console.log('| endpoint | requests | p50 ms | p99 ms | max ms | 2xx | 4xx | 5xx | errors |');
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const row of rows) console.log(row);

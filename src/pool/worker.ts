@@ -4,11 +4,16 @@
  * only a safety net. A task with a shared matrix builds it or waits for it (model/shared-matrix.ts).
  * The schema (zod) is loaded only for a task that asks for validation: the threads of a short
  * `solve --threads N` get validated input, and start sooner without it.
+ * In `serve` and `worker` the thread first lowers its own CPU priority (`--solver-nice`,
+ * worker-nice.ts), so the event loop of its process gets a core first.
  */
 import type { ProblemInput, SolveOptions, SolveResult } from '../model/input.js';
 import { obtainSharedMatrix } from '../model/shared-matrix.js';
 import { solveStop, solveValid, type SolveEnv } from '../solver/solve-core.js';
 import type { SolveTask } from './messages.js';
+import { applySolverNice } from './worker-nice.js';
+
+applySolverNice();
 
 export default async function solveTask(task: SolveTask): Promise<SolveResult> {
   const flag = task.stop === undefined ? undefined : new Int32Array(task.stop);
