@@ -32,6 +32,8 @@ interface Seed {
   date: string;
   keys: Array<{ key: string; company: number }>;
   orders: Record<string, number[]>;
+  /** The server's monotonic clock (µs) when the measured window began (absent on older commits). */
+  t0_us?: number;
 }
 
 const profile = values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile, '--cpu-prof-interval', '500'] : [];
@@ -148,7 +150,7 @@ const results = await Promise.all(
 clearInterval(planner);
 
 server.kill('SIGTERM');
-const loop = JSON.parse(await nextLine()) as { loop: { p50_ms: number; p99_ms: number; max_ms: number } };
+const loop = JSON.parse(await nextLine()) as { loop: { p50_ms: number; p99_ms: number; max_ms: number; p999_ms?: number; over_100ms_pct?: number; samples?: number } };
 
 const classes = (r: autocannon.Result) => {
   const out: Record<string, number> = { '2xx': 0, '4xx': 0, '5xx': 0 };
@@ -165,5 +167,6 @@ console.log('| endpoint | requests | p50 ms | p99 ms | max ms | 2xx | 4xx | 5xx 
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const row of rows) console.log(row);
 console.log(`5xx in all: ${total5xx}; slowest request: ${Math.max(...results.map((r) => r.latency.max))} ms`);
-console.log(`server event-loop delay: p50 ${loop.loop.p50_ms.toFixed(1)} ms, p99 ${loop.loop.p99_ms.toFixed(1)} ms, max ${loop.loop.max_ms.toFixed(1)} ms`);
+console.log(`server event-loop delay: p50 ${loop.loop.p50_ms.toFixed(1)} ms, p99 ${loop.loop.p99_ms.toFixed(1)} ms, ${loop.loop.p999_ms === undefined ? '' : `p99.9 ${loop.loop.p999_ms.toFixed(1)} ms, `}max ${loop.loop.max_ms.toFixed(1)} ms${loop.loop.over_100ms_pct === undefined ? '' : `; over 100 ms: ${loop.loop.over_100ms_pct.toFixed(3)} % of ${loop.loop.samples} samples`}`);
+if (values.profile && seed.t0_us !== undefined) console.log(`profile of the measured window: npx tsx bench/long-tasks.ts ${values.profile}/CPU.*.0.001.cpuprofile --from-us ${seed.t0_us}`);
 process.exit(total5xx === 0 ? 0 : 1);
