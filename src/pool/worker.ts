@@ -7,12 +7,17 @@
  * task of the same key (the epochs of one solve). The schema (zod) is loaded only for a task that
  * asks for validation: the threads of a short `solve --threads N` get validated input, and start
  * sooner without it.
+ * In `serve` and `worker` the thread first lowers its own CPU priority (`--solver-nice`,
+ * worker-nice.ts), so the event loop of its process gets a core first.
  */
 import type { ProblemInput, SolveOptions, SolveResult } from '../model/input.js';
 import { buildProblem, type Problem } from '../model/problem.js';
 import { obtainSharedMatrix } from '../model/shared-matrix.js';
 import { solveProblem, solveStop, solveValid, type SolveEnv } from '../solver/solve-core.js';
 import type { SolveTask } from './messages.js';
+import { applySolverNice } from './worker-nice.js';
+
+applySolverNice();
 
 /** The model of this thread's last keyed task. */
 let cached: { key: string; problem: Problem } | null = null;
