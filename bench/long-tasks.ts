@@ -7,12 +7,16 @@
  * (on a loaded machine a sample comes late); its CPU time is samples x the sampling interval, what
  * the code itself held. `--skip S` leaves out the first S seconds (start-up: module loading).
  *
- *   npx tsx bench/long-tasks.ts PROFILE.cpuprofile [--min 50] [--top 15] [--skip 3] [--interval-us 500]
+ * `--from-us T` leaves out what came before the monotonic clock read T (microseconds, the clock of
+ * the profile's timestamps and of process.hrtime): bench/load.ts prints the T at which its
+ * measured window began (after the server's seeding, which runs under the same profile).
+ *
+ *   npx tsx bench/long-tasks.ts PROFILE.cpuprofile [--min 50] [--top 15] [--skip 3] [--from-us T] [--interval-us 500]
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { min: { type: 'string', default: '50' }, top: { type: 'string', default: '15' }, skip: { type: 'string', default: '0' }, 'interval-us': { type: 'string', default: '500' } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { min: { type: 'string', default: '50' }, top: { type: 'string', default: '15' }, skip: { type: 'string', default: '0' }, 'from-us': { type: 'string' }, 'interval-us': { type: 'string', default: '500' } } });
 interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; parent?: number; children?: number[] }
 const profile = JSON.parse(readFileSync(positionals[0]!, 'utf8')) as { nodes: Node[]; samples: number[]; timeDeltas: number[]; startTime: number };
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -46,8 +50,9 @@ for (let i = 0; i < profile.samples.length; i++) {
   }
 }
 const interval = Number(values['interval-us']);
-const kept = stretches.filter((s) => s.start - profile.startTime >= Number(values.skip) * 1e6).sort((a, b) => b.ids.length - a.ids.length);
-console.log(`${kept.length} stretches of ${values.min} ms or more (wall) without an idle sample after +${values.skip} s (profile ${((t - profile.startTime) / 1e6).toFixed(1)} s), most CPU first`);
+const from = values['from-us'] === undefined ? -Infinity : Number(values['from-us']);
+const kept = stretches.filter((s) => s.start - profile.startTime >= Number(values.skip) * 1e6 && s.start >= from).sort((a, b) => b.ids.length - a.ids.length);
+console.log(`${kept.length} stretches of ${values.min} ms or more (wall) without an idle sample after +${values.skip} s${values['from-us'] === undefined ? '' : ` and from +${((from - profile.startTime) / 1e6).toFixed(1)} s`} (profile ${((t - profile.startTime) / 1e6).toFixed(1)} s), most CPU first`);
 for (const s of kept.slice(0, Number(values.top))) {
   const self = new Map<string, number>();
   const own = new Map<string, number>();

@@ -178,7 +178,7 @@ export async function main(argv: string[]): Promise<number> {
   };
   const result =
     args.threads > 1
-      ? await (await import('../solver/parallel.js')).solveParallel(problem, { ...options, threads: args.threads })
+      ? await (await import('../pool/parallel.js')).solveParallel(problem, { ...options, threads: args.threads })
       : solveValid(problem, options, args.cpuClock ? { now: cpuNow } : {});
   const round = (x: number) => Math.round(x * 1e6) / 1e6;
   const out = {
