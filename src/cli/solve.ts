@@ -139,7 +139,9 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  if (!process.execArgv.includes(SYNC_COMPILE_FLAG) && process.env.DELIVERY_PLANNER_SOLVE_IN_PROCESS !== '1') return againWithSyncCompile();
+  // one thread only: with --threads the worker threads would compile synchronously too, in the
+  // middle of a deadline (not measured yet on a quiet machine: --threads 2 meets its 1.05 s as it is)
+  if (args.threads === 1 && !process.execArgv.includes(SYNC_COMPILE_FLAG) && process.env.DELIVERY_PLANNER_SOLVE_IN_PROCESS !== '1') return againWithSyncCompile();
   // solve-core, not solve.js: a Solomon file is checked by its own parser, and the schema (zod, for
   // JSON files) and the thread pool load only when used (a cold process starts sooner)
   const { solveValid } = await import('../solver/solve-core.js');
