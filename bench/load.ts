@@ -8,17 +8,23 @@
  * Issue 38 adds the hostile bodies of its review, one connection each: a flat array of 4 million
  * items and an array nested 4 million deep (8 MB each, under the bulk limit of before), and the
  * same at 3.5 million (7 MB, just under the limit of after), all to POST /orders/bulk/.
- * Usage: npx tsx bench/load.ts [--duration 15] [--no-hostile] [--profile DIR]
+ * Usage: npx tsx bench/load.ts [--duration 15] [--no-hostile] [--profile DIR] [--client-nice N] [--solver-nice 10]
+ * `--solver-nice N`: the server's solver threads run N nice levels below its event loop, as `serve`
+ * runs them by default (src/pool/worker-nice.ts; 0: as the loop; no effect on commits before it).
+ * `--client-nice N`: once the server is started, this process (autocannon, the load generator) runs
+ * N nice levels below it, so on a small machine the clients queue for a core behind the server, as
+ * clients elsewhere would not compete with it at all (Linux: the main thread, where autocannon runs).
  * `--profile DIR`: the server runs under `node --cpu-prof` (its main thread's profile lands in DIR;
  * bench/long-tasks.ts lists the stretches that held its event loop, and what ran in them).
  */
 import { spawn } from 'node:child_process';
+import { getPriority, setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '15' }, 'no-hostile': { type: 'boolean', default: false }, profile: { type: 'string' } } });
+const { values } = parseArgs({ options: { duration: { type: 'string', default: '15' }, 'no-hostile': { type: 'boolean', default: false }, profile: { type: 'string' }, 'client-nice': { type: 'string', default: '0' }, 'solver-nice': { type: 'string', default: '10' } } });
 const DURATION = Number(values.duration);
 
 interface Seed {
@@ -26,10 +32,15 @@ interface Seed {
   date: string;
   keys: Array<{ key: string; company: number }>;
   orders: Record<string, number[]>;
+  /** The server's monotonic clock (µs) when the measured window began (absent on older commits). */
+  t0_us?: number;
 }
 
 const profile = values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile, '--cpu-prof-interval', '500'] : [];
-const server = spawn(process.execPath, [...profile, '--import', 'tsx', `${here}load-server.ts`], { stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn(process.execPath, [...profile, '--import', 'tsx', `${here}load-server.ts`], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+  env: { ...process.env, DELIVERY_PLANNER_SOLVER_NICE: values['solver-nice'] },
+});
 const lines: string[] = [];
 let buffer = '';
 const nextLine = () =>
@@ -52,11 +63,17 @@ server.stdout!.on('data', (d: Buffer) => {
 });
 
 const seed = JSON.parse(await nextLine()) as Seed;
+const clientNice = Number(values['client-nice']);
+const serverNice = getPriority(0); // the server inherited this one
+if (clientNice > 0) setPriority(0, Math.min(19, getPriority(0) + clientNice));
 const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]!;
 const auth = (k: { key: string }) => ({ authorization: `Api-Key ${k.key}`, 'content-type': 'application/json' });
 let serial = 0;
 
-const endpoints: Array<{ name: string; connections: number; request: () => { method: string; path: string; headers: Record<string, string>; body?: string } }> = [
+// `fixed`: one request built once per connection and sent again and again (autocannon rebuilds a
+// request with setupRequest for every send: for a 7-8 MB body that copy starved the other endpoints
+// of the client's one thread, so the server saw 40-80 ordinary requests in 15 s instead of thousands)
+const endpoints: Array<{ name: string; connections: number; fixed?: boolean; request: () => { method: string; path: string; headers: Record<string, string>; body?: string | Buffer } }> = [
   { name: 'GET /orders/?page_size=50', connections: 4, request: () => ({ method: 'GET', path: '/api/public/v1/orders/?page_size=50', headers: auth(pick(seed.keys)) }) },
   {
     name: 'GET /orders/{id}/', connections: 3,
@@ -99,9 +116,10 @@ const hostile: Array<[string, string]> = [
 ];
 if (!values['no-hostile']) {
   for (const [name, body] of hostile) {
+    const bytes = Buffer.from(body);
     endpoints.push({
-      name, connections: 1,
-      request: () => ({ method: 'POST', path: '/api/public/v1/orders/bulk/', headers: auth(pick(seed.keys)), body }),
+      name, connections: 1, fixed: true,
+      request: () => ({ method: 'POST', path: '/api/public/v1/orders/bulk/', headers: auth(pick(seed.keys)), body: bytes }),
     });
   }
 }
@@ -129,14 +147,14 @@ const results = await Promise.all(
         url: seed.url,
         connections: e.connections,
         duration: DURATION,
-        requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, ...e.request() }) as autocannon.Request }],
+        requests: e.fixed ? [e.request() as autocannon.Request] : [{ setupRequest: (req: autocannon.Request) => ({ ...req, ...e.request() }) as autocannon.Request }],
       }) as Promise<autocannon.Result>,
   ),
 );
 clearInterval(planner);
 
 server.kill('SIGTERM');
-const loop = JSON.parse(await nextLine()) as { loop: { p50_ms: number; p99_ms: number; max_ms: number } };
+const loop = JSON.parse(await nextLine()) as { loop: { p50_ms: number; p99_ms: number; max_ms: number; p999_ms?: number; over_100ms_pct?: number; samples?: number } };
 
 const classes = (r: autocannon.Result) => {
   const out: Record<string, number> = { '2xx': 0, '4xx': 0, '5xx': 0 };
@@ -148,10 +166,11 @@ const rows = results.map((r, i) => {
   return `| ${endpoints[i]!.name} | ${r.requests.total} | ${r.latency.p50} | ${r.latency.p99} | ${r.latency.max} | ${c['2xx']} | ${c['4xx']} | ${c['5xx']} | ${r.errors + r.timeouts} |`;
 });
 const total5xx = results.reduce((n, r) => n + classes(r)['5xx']!, 0);
-console.log(`duration ${DURATION} s, 20 keys of 5 companies, ${jobs} planning jobs submitted (answers ${JSON.stringify(jobStatus)})`);
+console.log(`client nice ${getPriority(0)} (server ${serverNice}, its solver threads +${values['solver-nice']}); duration ${DURATION} s, 20 keys of 5 companies, ${jobs} planning jobs submitted (answers ${JSON.stringify(jobStatus)})`);
 console.log('| endpoint | requests | p50 ms | p99 ms | max ms | 2xx | 4xx | 5xx | errors |');
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const row of rows) console.log(row);
 console.log(`5xx in all: ${total5xx}; slowest request: ${Math.max(...results.map((r) => r.latency.max))} ms`);
-console.log(`server event-loop delay: p50 ${loop.loop.p50_ms.toFixed(1)} ms, p99 ${loop.loop.p99_ms.toFixed(1)} ms, max ${loop.loop.max_ms.toFixed(1)} ms`);
+console.log(`server event-loop delay: p50 ${loop.loop.p50_ms.toFixed(1)} ms, p99 ${loop.loop.p99_ms.toFixed(1)} ms, ${loop.loop.p999_ms === undefined ? '' : `p99.9 ${loop.loop.p999_ms.toFixed(1)} ms, `}max ${loop.loop.max_ms.toFixed(1)} ms${loop.loop.over_100ms_pct === undefined ? '' : `; over 100 ms: ${loop.loop.over_100ms_pct.toFixed(3)} % of ${loop.loop.samples} samples`}`);
+if (values.profile && seed.t0_us !== undefined) console.log(`profile of the measured window: npx tsx bench/long-tasks.ts ${values.profile}/CPU.*.0.001.cpuprofile --from-us ${seed.t0_us}`);
 process.exit(total5xx === 0 ? 0 : 1);

@@ -25,7 +25,7 @@ import { buildMatrix } from '../src/model/matrix.js';
 import { allocateSharedMatrix, omitMatrixInput, sharedMatrixBuilds, sharedMatrixRef } from '../src/model/shared-matrix.js';
 import type { SolveTask } from '../src/pool/messages.js';
 import { SolverPool } from '../src/pool/pool.js';
-import { closeParallelPools, solveParallel } from '../src/solver/parallel.js';
+import { closeParallelPools, solveParallel } from '../src/pool/parallel.js';
 import { checkSolution } from '../test/helpers/checker.js';
 import { lcg } from '../test/helpers/problems.js';
 

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { cpus } from 'node:os';
 import { parseSolomon } from '../src/io/solomon.js';
 import { solve } from '../src/solver/solve.js';
-import { closeParallelPools, solveParallel } from '../src/solver/parallel.js';
+import { closeParallelPools, solveParallel } from '../src/pool/parallel.js';
 import type { Objective } from '../src/model/input.js';
 import { checkSolution } from '../test/helpers/checker.js';
 
@@ -50,7 +50,7 @@ const objective = (arg('objective', 'distance') as Objective);
 const threads = arg('threads') === undefined ? undefined : Number(arg('threads'));
 // with threads on large instances: every thread on the whole problem (no sectors; see src/solver/decompose.ts)
 const decompose = !flag('no-decompose');
-// with threads on large short-route instances: the fleet epoch (src/solver/parallel.ts, opt-in)
+// with threads on large short-route instances: the fleet epoch (src/solver/epochs.ts, opt-in)
 const fleet = flag('fleet');
 // with sectors: the share of sector epochs cut around a point off the depots (default 0.5; 0: always around the depots)
 const offCentre = arg('off-centre') === undefined ? undefined : Number(arg('off-centre'));

@@ -52,4 +52,4 @@ export type {
   SolveResult,
 } from './model/input.js';
 export { problemSchema, parseProblem, ProblemValidationError } from './schema/problem.js';
-export { solveParallel } from './solver/parallel.js';
+export { solveParallel } from './pool/parallel.js';

@@ -17,6 +17,7 @@ import { tilesTemplateProblem } from '../http/web.js';
 import { DEMO_ADDRESS_BOOK } from '../service/demo.js';
 import { redactText } from '../io/redact.js';
 import { DEFAULT_QUOTAS, type Quotas } from '../service/quota.js';
+import { DEFAULT_SOLVER_NICE } from '../pool/worker-nice.js';
 
 /** What `serve` and `worker` both take: the store, the solver threads, geocoding, the road matrix, logs. */
 export interface WorkConfig {
@@ -31,6 +32,8 @@ export interface WorkConfig {
   speedKmh?: number;
   /** `--detour-factor`: road metres per great-circle metre (default 1.3). */
   detourFactor?: number;
+  /** `--solver-nice`: the solver threads run this many nice levels below the event loop (Linux; src/pool/worker-nice.ts). */
+  solverNice: number;
   logLevel: string;
 }
 
@@ -144,6 +147,7 @@ const WORK_OPTIONS = {
   'speed-kmh': { type: 'string' },
   'detour-factor': { type: 'string' },
   workers: { type: 'string' },
+  'solver-nice': { type: 'string', default: String(DEFAULT_SOLVER_NICE) },
   'log-level': { type: 'string', default: 'info' },
   help: { type: 'boolean', short: 'h' },
   ...flowServeArgs,
@@ -168,6 +172,7 @@ export function parseWorkOptions(v: {
   'speed-kmh'?: string;
   'detour-factor'?: string;
   workers?: string;
+  'solver-nice': string;
   'log-level': string;
 }) {
   if (!['table', 'nominatim', 'none'].includes(v.geocoder)) {
@@ -185,6 +190,9 @@ export function parseWorkOptions(v: {
   if (v.workers !== undefined && (!/^\d{1,3}$/.test(v.workers) || Number(v.workers) < 1)) {
     throw new UsageError(`--workers: expected a positive integer, got '${v.workers}'`);
   }
+  if (!/^\d{1,2}$/.test(v['solver-nice']) || Number(v['solver-nice']) > 19) {
+    throw new UsageError(`--solver-nice: expected nice levels 0 to 19 below the event loop, got '${v['solver-nice'].slice(0, 40)}'`);
+  }
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(v['log-level'])) {
     throw new UsageError(`--log-level: unknown level '${v['log-level']}'`);
   }
@@ -198,6 +206,7 @@ export function parseWorkOptions(v: {
     osrmUrl: v['osrm-url'],
     ...road,
     workers: v.workers === undefined ? undefined : Number(v.workers),
+    solverNice: Number(v['solver-nice']),
     logLevel: v['log-level'],
   };
 }
@@ -205,7 +214,7 @@ export function parseWorkOptions(v: {
 // ---- serve
 
 const SERVE =
-  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--speed-kmh N] [--detour-factor F] [--workers N] [--demo] [--log-level info] [--rate-limit 1200] [--redis redis://HOST:PORT] [--redis-prefix PREFIX] [--jobs on|off] [--tiles URL-TEMPLATE] [--tiles-attribution TEXT] [--public-url URL] [--metrics-port N] [--max-open-orders 100000] [--max-positions-per-minute 60] ' + FLOW_SERVE_USAGE;
+  'serve [--host 127.0.0.1] [--port 8080] [--db ./var/planner.db] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--speed-kmh N] [--detour-factor F] [--workers N] [--solver-nice 10] [--demo] [--log-level info] [--rate-limit 1200] [--redis redis://HOST:PORT] [--redis-prefix PREFIX] [--jobs on|off] [--tiles URL-TEMPLATE] [--tiles-attribution TEXT] [--public-url URL] [--metrics-port N] [--max-open-orders 100000] [--max-positions-per-minute 60] ' + FLOW_SERVE_USAGE;
 
 const SERVE_OPTIONS = {
   host: { type: 'string', default: '127.0.0.1' },
@@ -300,7 +309,7 @@ export function parseMetricsPort(value: string | undefined): number | undefined 
 // ---- worker
 
 const WORKER =
-  'worker --db PATH [--workers N] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--speed-kmh N] [--detour-factor F] [--log-level info] [--metrics-port N] [--metrics-host 127.0.0.1] ' +
+  'worker --db PATH [--workers N] [--geocoder table|nominatim|none] [--geocoder-url URL] [--address-book FILE] [--matrix haversine|osrm] [--osrm-url URL] [--speed-kmh N] [--detour-factor F] [--solver-nice 10] [--log-level info] [--metrics-port N] [--metrics-host 127.0.0.1] ' +
   FLOW_SERVE_USAGE;
 
 const WORKER_OPTIONS = {

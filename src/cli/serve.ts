@@ -19,6 +19,7 @@ import { DEFAULT_MAX_PENDING_DELIVERIES } from '../store/types.js';
 import { pendingDeliveriesQuota } from '../service/quota.js';
 import { redactUrl } from '../io/redact.js';
 import { runUntilSignal } from './lifecycle.js';
+import { setSolverNice } from '../pool/worker-nice.js';
 import { parseServeArgs, SERVE_USAGE } from './options.js';
 import { beginDraining, readiness } from '../http/health.js';
 import { PlannerMetrics } from '../http/metrics.js';
@@ -37,6 +38,8 @@ export async function main(argv: string[]): Promise<number> {
   const store = await openStore(config.db, { outboxQuota });
   let worker: GeocodeWorker | undefined;
   const events = new ServiceEvents();
+  // the solver threads (started by the pool below) yield a core to this event loop (--solver-nice)
+  setSolverNice(config.solverNice);
   const planning = createPlanningRuntime({
     metrics,
     store,

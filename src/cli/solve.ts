@@ -13,9 +13,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { UsageError } from './usage-error.js';
 import { parseSolomon } from '../io/solomon.js';
-// solve-core, not solve.js: a Solomon file is checked by its own parser, and the schema (zod, for
-// JSON files) and the thread pool load only when used (a cold process starts sooner)
-import { solveValid } from '../solver/solve-core.js';
 import type { Objective, ProblemInput } from '../model/input.js';
 
 const USAGE =
@@ -104,12 +101,50 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * V8 compiles hot functions on a thread of its own by default, and the function runs on in its
+ * slower tiers until that thread is done. A cold solve spends its first second that way: the
+ * search's functions get hot at once, and on a core shared with anything (a solve pinned to one
+ * core, a busy machine) the compiler thread waits its turn while the search runs slow code. With
+ * `--no-concurrent-recompilation` the search compiles them itself, when they get hot. Measured
+ * (bench/RESULTS.md, session 28, load 13): R101 and RC201 at 300 iterations, pinned to one core,
+ * 1.54 -> 1.31 and 1.45 -> 1.15 s of CPU a process (6 runs each, alternating). The flag must be
+ * given when V8 starts (set later with `v8.setFlagsFromString`, the main thread still compiles
+ * concurrently: `--trace-opt` says so), so the command starts itself again with it, before the
+ * solver is loaded
+ * (`DELIVERY_PLANNER_SOLVE_IN_PROCESS=1`: not, for a caller that measures the process itself).
+ */
+export const SYNC_COMPILE_FLAG = '--no-concurrent-recompilation';
+
+/** Runs this command again in a node process started with SYNC_COMPILE_FLAG; resolves to its exit code. */
+async function againWithSyncCompile(): Promise<number> {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, [...process.execArgv, SYNC_COMPILE_FLAG, ...process.argv.slice(1)], { stdio: 'inherit' });
+  const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
+  const handlers = (['SIGINT', 'SIGTERM'] as const).map((s) => [s, forward(s)] as const);
+  for (const [s, h] of handlers) process.on(s, h);
+  try {
+    return await new Promise<number>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('exit', (code) => resolve(code ?? 1));
+    });
+  } finally {
+    for (const [s, h] of handlers) process.off(s, h);
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
   if (args === 'help') {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  // one thread only: with --threads the worker threads would compile synchronously too, in the
+  // middle of a deadline (not measured yet on a quiet machine: --threads 2 meets its 1.05 s as it is)
+  if (args.threads === 1 && !process.execArgv.includes(SYNC_COMPILE_FLAG) && process.env.DELIVERY_PLANNER_SOLVE_IN_PROCESS !== '1') return againWithSyncCompile();
+  // solve-core, not solve.js: a Solomon file is checked by its own parser, and the schema (zod, for
+  // JSON files) and the thread pool load only when used (a cold process starts sooner)
+  const { solveValid } = await import('../solver/solve-core.js');
   let text: string;
   try {
     text = readFileSync(args.file, 'utf8');
@@ -146,7 +181,7 @@ export async function main(argv: string[]): Promise<number> {
   };
   const result =
     args.threads > 1
-      ? await (await import('../solver/parallel.js')).solveParallel(problem, { ...options, threads: args.threads })
+      ? await (await import('../pool/parallel.js')).solveParallel(problem, { ...options, threads: args.threads })
       : solveValid(problem, options, args.cpuClock ? { now: cpuNow } : {});
   const round = (x: number) => Math.round(x * 1e6) / 1e6;
   const out = {

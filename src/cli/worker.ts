@@ -17,6 +17,7 @@ import { createPlanningRuntime } from '../service/planning.js';
 import { openStore } from '../store/open.js';
 import { redactUrl } from '../io/redact.js';
 import { runUntilSignal } from './lifecycle.js';
+import { setSolverNice } from '../pool/worker-nice.js';
 import { parseWorkerArgs, WORKER_USAGE } from './options.js';
 import { beginDraining, readiness } from '../http/health.js';
 import { listen, type Listening } from '../http/listen.js';
@@ -37,6 +38,8 @@ export async function main(argv: string[]): Promise<number> {
   const metrics = new PlannerMetrics();
   const outboxQuota = pendingDeliveriesQuota(config.flow.maxPendingDeliveries ?? DEFAULT_MAX_PENDING_DELIVERIES, { metrics, warn: (o, m) => log.warn(o, m) });
   const store = await openStore(config.db, { outboxQuota });
+  // the solver threads (started by the pool below) yield a core to this event loop (--solver-nice)
+  setSolverNice(config.solverNice);
   const planning = createPlanningRuntime({
     metrics,
     store,

@@ -776,6 +776,7 @@ export interface components {
             speed_kmh: number;
             heading_deg: number;
         };
+        /** @description The vehicle that drives the route */
         AssignVehicleRequest: {
             vehicle_id: number;
         };
@@ -784,6 +785,7 @@ export interface components {
             /** @description ISO 8601 with a zone; default now */
             at?: string | null;
         };
+        /** @description A stop's new status, as the driver's app reports it */
         StopStatusRequest: {
             /** @enum {string} */
             status: "in_progress" | "visited" | "confirmed" | "rejected" | "skipped";
@@ -837,6 +839,7 @@ export interface components {
             /** @enum {string} */
             route_status: "planned" | "active" | "completed" | "archived" | "cancelled";
         };
+        /** @description Where the vehicle is */
         PositionInput: {
             /** @description a number or a numeric string */
             lat: number | string;
@@ -845,9 +848,9 @@ export interface components {
             /** @description ISO 8601 with a zone, at most 5 minutes ahead of the server clock; default: when received */
             timestamp?: string | null;
             /** @description default 0 */
-            speed_kmh?: number | string | null;
+            speed_kmh?: (number | string) | null;
             /** @description default 0 */
-            heading_deg?: number | string | null;
+            heading_deg?: (number | string) | null;
         };
         /** @description One position, or a list of 1 to 1000 */
         PositionsRequest: components["schemas"]["PositionInput"] | components["schemas"]["PositionInput"][];
@@ -944,6 +947,7 @@ export interface components {
              */
             date: string;
         };
+        /** @description How many positions were stored */
         PositionsAccepted: {
             vehicle_id: number;
             accepted: number;

@@ -11,7 +11,7 @@ import type { FieldErrors } from './order.js';
 import { MAX_LIST } from './planning.js';
 import { timestamp } from './wire.js';
 
-const TIMESTAMP_IN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/;
+export const TIMESTAMP_IN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/;
 const CLOCK = /^(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d)?$|^24:00(?::00)?$/;
 
 export const DISPATCH_BODY_MESSAGES = {
@@ -28,10 +28,12 @@ export const DISPATCH_BODY_MESSAGES = {
 
 const date = z.string({ error: DISPATCH_BODY_MESSAGES.date }).max(10).refine(isValidDate, { message: DISPATCH_BODY_MESSAGES.date });
 const ids = (message: string) => z.array(z.int({ error: message }), { error: message }).max(MAX_LIST).nullable().optional();
-const number = (min: number, max: number) =>
-  z.union([z.number(), z.string().max(32).regex(/^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/).transform(Number)], { error: DISPATCH_BODY_MESSAGES.number }).pipe(
-    z.number().min(min, { message: `Ensure this value is between ${min} and ${max}.` }).max(max, { message: `Ensure this value is between ${min} and ${max}.` }),
-  );
+export const number = (min: number, max: number) =>
+  z
+    .union([z.number(), z.string().max(32).regex(/^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)\s*$/).transform(Number)], { error: DISPATCH_BODY_MESSAGES.number })
+    // the range, for the document (JSON Schema applies minimum and maximum to numbers only)
+    .meta({ minimum: min, maximum: max })
+    .pipe(z.number().min(min, { message: `Ensure this value is between ${min} and ${max}.` }).max(max, { message: `Ensure this value is between ${min} and ${max}.` }));
 const clock = z.string({ error: DISPATCH_BODY_MESSAGES.clock }).max(8).regex(CLOCK, { message: DISPATCH_BODY_MESSAGES.clock });
 
 export const replanRequestSchema = z

@@ -19,7 +19,7 @@ import { readiness, registerHealthRoutes, type ReadinessCheck } from './health.j
 import { observeHttp, registerMetricsRoute, type PlannerMetrics } from './metrics.js';
 import { processReadiness } from '../service/ops.js';
 import type { Quotas } from '../service/quota.js';
-import { parseJsonBody } from './json-body.js';
+import { readJsonBody } from './json-body.js';
 import { buildOpenApi, OPENAPI_PATH, PUBLIC_PREFIX } from './openapi.js';
 import { registerDocs } from './docs.js';
 import { registerOrderRoutes } from './orders-routes.js';
@@ -130,15 +130,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   // Every body is JSON, whatever its Content-Type says; an empty body is "no body".
   app.removeAllContentTypeParsers();
-  // Scanned against the route's limits before it is parsed (json-body.ts): no body costs more
-  // than its route allows, whatever its shape.
-  app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    try {
-      done(null, parseJsonBody(text, request.routeOptions.config.json));
-    } catch (err) {
-      done(err as Error, undefined);
-    }
+  // Scanned against the route's limits as its chunks arrive, then parsed (json-body.ts): no body
+  // costs more than its route allows, whatever its shape, and a hostile one is refused at the
+  // chunk that passes a limit, unread beyond it.
+  app.addContentTypeParser('*', (request, payload, done) => {
+    readJsonBody(payload, { limits: request.routeOptions.config.json, bodyLimit: request.routeOptions.bodyLimit, contentLength: request.headers['content-length'] }, done);
   });
 
   app.addHook('onRequest', async (request, reply) => {

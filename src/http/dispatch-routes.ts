@@ -19,7 +19,8 @@
  * (operations.md "Re-planning a day"; bodies: src/contract/dispatch.ts)
  */
 import type { FastifyInstance } from 'fastify';
-import { DispatchError, DispatchService, SETTABLE_STOP_STATUSES, type SettableStopStatus } from '../service/dispatch.js';
+import { DispatchError, DispatchService } from '../service/dispatch.js';
+import { assignVehicleRequestSchema, MAX_POSITIONS, parseInstant, positionInputSchema, startRouteRequestSchema, stopStatusRequestSchema } from '../contract/driver.js';
 import type { OrderService } from '../service/orders.js';
 import type { Clock } from '../service/time.js';
 import type { StorePort } from '../store/port.js';
@@ -31,112 +32,39 @@ import { describeJsonType } from '../contract/order.js';
 import { methodNotAllowed, queryOf } from './request.js';
 import { idParam, serializeRouteDetail, serializeStop } from './route-routes.js';
 import type { z } from 'zod';
-import { parseDispatchBody, quoteRequestSchema, replanRequestSchema, unavailableRequestSchema, type QuoteResult, type Sent } from '../contract/dispatch.js';
+import { DISPATCH_BODY_MESSAGES, parseDispatchBody, quoteRequestSchema, replanRequestSchema, unavailableRequestSchema, type QuoteResult, type Sent } from '../contract/dispatch.js';
 import { PLANNING_MESSAGES } from '../contract/planning.js';
 import { JobServiceClosedError, PlanningInputError } from '../jobs/errors.js';
 import { TooManyJobsError } from '../jobs/ports.js';
 import type { JobService } from '../jobs/service.js';
 
 export const INTERNAL_PREFIX = '/api/internal/v1';
-export const MAX_POSITIONS = 1000;
-
-export const DISPATCH_MESSAGES = {
-  timestamp: 'Timestamp has wrong format. Use ISO 8601 with a time zone, for example 2026-11-23T09:15:00Z.',
+/** The dispatch API's own answers beyond its bodies' schemas (src/contract/driver.ts, dispatch.ts). */
+const DISPATCH_MESSAGES = {
+  timestamp: DISPATCH_BODY_MESSAGES.timestamp,
   future: 'Timestamp is more than 5 minutes ahead of the server clock; check the device clock.',
-  required: 'This field is required.',
-  unknown: 'Unknown field.',
-  integer: 'A valid integer is required.',
-  number: 'A valid number is required.',
-  status: (v: unknown) => `"${typeof v === 'string' ? v.slice(0, 64) : JSON.stringify(v)}" is not a valid choice; one of ${SETTABLE_STOP_STATUSES.join(', ')}.`,
-  range: (min: number, max: number) => `Ensure this value is between ${min} and ${max}.`,
 } as const;
 
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/;
-
-/** An ISO 8601 timestamp with a zone -> the UTC form with a trailing Z, or undefined. */
-export function parseTimestamp(value: unknown): string | undefined {
-  if (typeof value !== 'string' || value.length > 64 || !TIMESTAMP.test(value.trim())) return undefined;
-  const ms = Date.parse(value.trim());
-  if (!Number.isFinite(ms)) return undefined;
-  return new Date(ms).toISOString();
-}
-
 type Errors = Record<string, string[]>;
-
-/** Longest numeric string accepted: more digits than a double holds is no coordinate. */
-const MAX_NUMBER_TEXT = 32;
-/** Digits with one optional point; one way to match each string, so no backtracking. */
-const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
-
-/** A decimal number sent as a string ("52.52"), length-capped before the regex; else NaN. */
-function numericString(value: string): number {
-  if (value.length > MAX_NUMBER_TEXT) return NaN;
-  const text = value.trim();
-  return DECIMAL.test(text) ? Number(text) : NaN;
-}
 
 function fail(errors: Errors): never {
   const fields = Object.keys(errors);
   throw new HttpError(400, { detail: `Invalid data: ${fields.map((f) => `${f}: ${errors[f]!.join(' ')}`).join('; ')}`, ...errors });
 }
 
-function objectBody(body: unknown, allowed: readonly string[], optional = false): Record<string, unknown> {
-  if (body === undefined && optional) return {};
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new HttpError(400, { detail: `Invalid data. Expected a JSON object, but got ${body === undefined ? 'an empty body' : describeJsonType(body)}.` });
-  }
-  const errors: Errors = {};
-  for (const key of Object.keys(body)) if (!allowed.includes(key)) errors[key] = [DISPATCH_MESSAGES.unknown];
-  if (Object.keys(errors).length > 0) fail(errors);
-  return body as Record<string, unknown>;
-}
-
-function optionalAt(input: Record<string, unknown>, errors: Errors): string | undefined {
-  if (input.at === undefined || input.at === null) return undefined;
-  const at = parseTimestamp(input.at);
-  if (at === undefined) errors.at = [DISPATCH_MESSAGES.timestamp];
-  return at;
-}
-
-function number(input: Record<string, unknown>, name: string, min: number, max: number, errors: Errors, fallback?: number): number {
-  const value = input[name];
-  if (value === undefined || value === null) {
-    if (fallback !== undefined) return fallback;
-    errors[name] = [DISPATCH_MESSAGES.required];
-    return 0;
-  }
-  const n = typeof value === 'number' ? value : typeof value === 'string' ? numericString(value) : NaN;
-  if (!Number.isFinite(n)) errors[name] = [DISPATCH_MESSAGES.number];
-  else if (n < min || n > max) errors[name] = [DISPATCH_MESSAGES.range(min, max)];
-  return n;
-}
-
-/** One position of the body; errors are keyed `field` (or `[i].field` in an array). */
+/** One position of the body (positionInputSchema); errors are keyed `field` (or `[i].field` in an array). */
 function parsePosition(item: unknown, now: string, errors: Errors, prefix: string): NewPosition {
-  if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-    errors[prefix || 'non_field_errors'] = [`Expected a JSON object, but got ${describeJsonType(item)}.`];
+  const parsed = parseDispatchBody(positionInputSchema, item);
+  if (!parsed.ok) {
+    if (parsed.errors === undefined) errors[prefix || 'non_field_errors'] = [`Expected a JSON object, but got ${describeJsonType(item)}.`];
+    else for (const [k, v] of Object.entries(parsed.errors)) errors[prefix ? `${prefix}.${k}` : k] = v;
     return { lat: 0, lon: 0, timestamp: now, speed_kmh: 0, heading_deg: 0 };
   }
-  const input = item as Record<string, unknown>;
-  const own: Errors = {};
-  for (const key of Object.keys(input)) {
-    if (!['lat', 'lon', 'timestamp', 'speed_kmh', 'heading_deg'].includes(key)) own[key] = [DISPATCH_MESSAGES.unknown];
+  const p = parsed.value;
+  if (p.timestamp !== undefined && Date.parse(p.timestamp) > Date.parse(now) + MAX_CLOCK_AHEAD_MS) {
+    errors[prefix ? `${prefix}.timestamp` : 'timestamp'] = [DISPATCH_MESSAGES.future];
   }
-  const position: NewPosition = {
-    lat: number(input, 'lat', -90, 90, own),
-    lon: number(input, 'lon', -180, 180, own),
-    timestamp: now,
-    speed_kmh: number(input, 'speed_kmh', 0, 1000, own, 0),
-    heading_deg: number(input, 'heading_deg', 0, 360, own, 0),
-  };
-  if (input.timestamp !== undefined && input.timestamp !== null) {
-    const ts = parseTimestamp(input.timestamp);
-    if (ts === undefined) own.timestamp = [DISPATCH_MESSAGES.timestamp];
-    else if (Date.parse(ts) > Date.parse(now) + MAX_CLOCK_AHEAD_MS) own.timestamp = [DISPATCH_MESSAGES.future];
-    else position.timestamp = ts;
-  }
-  for (const [k, v] of Object.entries(own)) errors[prefix ? `${prefix}.${k}` : k] = v;
-  return position;
+  return { lat: p.lat, lon: p.lon, timestamp: p.timestamp ?? now, speed_kmh: p.speed_kmh ?? 0, heading_deg: p.heading_deg ?? 0 };
 }
 
 function mapDispatchError(error: unknown): never {
@@ -180,11 +108,9 @@ export function registerDispatchRoutes(
     queryOf(request, []);
     const { company } = authOf(request);
     const routeId = idParam(request);
-    const input = objectBody(request.body, ['vehicle_id']);
-    if (input.vehicle_id === undefined || input.vehicle_id === null) fail({ vehicle_id: [DISPATCH_MESSAGES.required] });
-    if (!Number.isSafeInteger(input.vehicle_id)) fail({ vehicle_id: [DISPATCH_MESSAGES.integer] });
+    const input = body(assignVehicleRequestSchema, request.body);
     try {
-      const route = await dispatch.assignVehicle(company.id, routeId, input.vehicle_id as number);
+      const route = await dispatch.assignVehicle(company.id, routeId, input.vehicle_id);
       return serializeRouteDetail(route, await options.store.routes.stops(route.id));
     } catch (error) {
       mapDispatchError(error);
@@ -196,10 +122,7 @@ export function registerDispatchRoutes(
     queryOf(request, []);
     const { company } = authOf(request);
     const routeId = idParam(request);
-    const input = objectBody(request.body, ['at'], true);
-    const errors: Errors = {};
-    const at = optionalAt(input, errors);
-    if (Object.keys(errors).length > 0) fail(errors);
+    const { at } = body(startRouteRequestSchema, request.body, true);
     try {
       const route = await dispatch.startRoute(company.id, routeId, at);
       return serializeRouteDetail(route, await options.store.routes.stops(route.id));
@@ -213,14 +136,9 @@ export function registerDispatchRoutes(
     queryOf(request, []);
     const { company } = authOf(request);
     const stopId = idParam(request);
-    const input = objectBody(request.body, ['status', 'at']);
-    const errors: Errors = {};
-    if (input.status === undefined || input.status === null) errors.status = [DISPATCH_MESSAGES.required];
-    else if (!(SETTABLE_STOP_STATUSES as readonly unknown[]).includes(input.status)) errors.status = [DISPATCH_MESSAGES.status(input.status)];
-    const at = optionalAt(input, errors);
-    if (Object.keys(errors).length > 0) fail(errors);
+    const { status, at } = body(stopStatusRequestSchema, request.body);
     try {
-      const { stop, route } = await dispatch.setStopStatus(company.id, stopId, input.status as SettableStopStatus, at);
+      const { stop, route } = await dispatch.setStopStatus(company.id, stopId, status, at);
       return { ...serializeStop(stop), route_id: route.id, route_status: route.status };
     } catch (error) {
       mapDispatchError(error);
@@ -282,7 +200,7 @@ export function registerDispatchRoutes(
     const vehicle = await options.store.vehicles.get(company.id, vehicleId);
     if (!vehicle) throw notFound();
     const jobs = jobsOrUnavailable();
-    const from = input.from === undefined ? dispatch.now() : parseTimestamp(input.from);
+    const from = input.from === undefined ? dispatch.now() : parseInstant(input.from);
     if (from === undefined) fail({ from: [DISPATCH_MESSAGES.timestamp] });
     const date = localDate(from, company.timezone);
     const routes = await options.store.planning.openRoutesOn(company.id, date);

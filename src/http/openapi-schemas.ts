@@ -1,17 +1,13 @@
 /**
  * The named component schemas of the OpenAPI document (openapi.ts). Every answer's shape is defined
  * once in src/contract/ (zod: errors, the order in and out, pages, bulk results, order history,
- * the planning request and job, routes, stops and tracking) and comes from its schema
- * (json-schema.ts); the handlers return those schemas' types. Still written here as JSON Schema
- * 2020-12: the dispatch API's request bodies (src/http/dispatch-routes.ts parses them), closed
- * (`additionalProperties: false`), so a generated client sees the fields as they are and the
- * conformance test (test/helpers/openapi-conformance.ts) catches a field the server sends but the
- * document omits.
+ * the planning request and job, routes, stops and tracking, the dispatch API's bodies and answers)
+ * and comes from its schema (json-schema.ts); the handlers parse with those schemas and return their
+ * types. Only the document's own description is written here.
  */
-import { ORDER_STATUSES, ROUTE_STATUSES } from '../store/types.js';
-import { SETTABLE_STOP_STATUSES } from '../service/dispatch.js';
 import { jsonSchemaOf } from '../contract/json-schema.js';
 import { quoteRequestSchema, quoteResultSchema, replanRequestSchema, unavailableRequestSchema } from '../contract/dispatch.js';
+import { assignVehicleRequestSchema, positionInputSchema, positionsAcceptedSchema, positionsRequestSchema, startRouteRequestSchema, stopStatusRequestSchema } from '../contract/driver.js';
 import { fleetPageSchema, fleetVehicleSchema } from '../contract/fleet.js';
 import { detailAndFieldErrorsSchema, detailSchema, fieldErrorsSchema } from '../contract/errors.js';
 import { bulkItemResultSchema, bulkResultSchema, orderCreateSchema, orderHistorySchema, orderPageSchema, orderPatchSchema, orderSchema } from '../contract/order.js';
@@ -21,35 +17,6 @@ import { planningJobResultSchema, planningJobSchema, planningRequestSchema } fro
 type Schema = Record<string, unknown>;
 
 export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-
-/** A closed object whose every property is always sent. */
-function record(properties: Record<string, Schema>, description?: string): Schema {
-  return {
-    type: 'object',
-    ...(description ? { description } : {}),
-    properties,
-    required: Object.keys(properties),
-    additionalProperties: false,
-  };
-}
-
-const int = { type: 'integer' };
-/** ISO 8601 UTC with a trailing Z, with or without fractional seconds (contract section 2). */
-const timestamp: Schema = {
-  type: 'string',
-  format: 'date-time',
-  pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$',
-  description: 'ISO 8601 UTC with a trailing Z',
-};
-const messages = { type: 'array', items: { type: 'string' }, minItems: 1 };
-
-const position = {
-  lat: { type: ['number', 'string'], minimum: -90, maximum: 90, description: 'a number or a numeric string' },
-  lon: { type: ['number', 'string'], minimum: -180, maximum: 180, description: 'a number or a numeric string' },
-  timestamp: { type: ['string', 'null'], description: 'ISO 8601 with a zone, at most 5 minutes ahead of the server clock; default: when received' },
-  speed_kmh: { type: ['number', 'string', 'null'], minimum: 0, maximum: 1000, description: 'default 0' },
-  heading_deg: { type: ['number', 'string', 'null'], minimum: 0, maximum: 360, description: 'default 0' },
-};
 
 export function componentSchemas(): Record<string, Schema> {
   return {
@@ -76,35 +43,19 @@ export function componentSchemas(): Record<string, Schema> {
     Route: jsonSchemaOf(routeSchema, { io: 'output', nullAsType: true }),
     Tracking: jsonSchemaOf(trackingSchema, { io: 'output', nullAsType: true }),
     TrackingPosition: jsonSchemaOf(trackingPositionSchema, { io: 'output', nullAsType: true }),
-    AssignVehicleRequest: { type: 'object', properties: { vehicle_id: int }, required: ['vehicle_id'], additionalProperties: false },
-    StartRouteRequest: {
-      type: 'object',
-      description: 'Optional body',
-      properties: { at: { type: ['string', 'null'], description: 'ISO 8601 with a zone; default now' } },
-      additionalProperties: false,
-    },
-    StopStatusRequest: {
-      type: 'object',
-      properties: {
-        status: { type: 'string', enum: [...SETTABLE_STOP_STATUSES] },
-        at: { type: ['string', 'null'], description: 'ISO 8601 with a zone; default now' },
-      },
-      required: ['status'],
-      additionalProperties: false,
-    },
+    AssignVehicleRequest: jsonSchemaOf(assignVehicleRequestSchema, { nullAsType: true }),
+    StartRouteRequest: jsonSchemaOf(startRouteRequestSchema, { nullAsType: true }),
+    StopStatusRequest: jsonSchemaOf(stopStatusRequestSchema, { nullAsType: true }),
     StopStatusResult: jsonSchemaOf(stopStatusResultSchema, { io: 'output', nullAsType: true }),
-    PositionInput: { type: 'object', properties: position, required: ['lat', 'lon'], additionalProperties: false },
-    PositionsRequest: {
-      description: 'One position, or a list of 1 to 1000',
-      oneOf: [ref('PositionInput'), { type: 'array', items: ref('PositionInput'), minItems: 1, maxItems: 1000 }],
-    },
+    PositionInput: jsonSchemaOf(positionInputSchema, { nullAsType: true }),
+    PositionsRequest: jsonSchemaOf(positionsRequestSchema, { nullAsType: true }),
     ReplanRequest: jsonSchemaOf(replanRequestSchema, { nullAsType: true }),
     VehicleUnavailableRequest: jsonSchemaOf(unavailableRequestSchema, { nullAsType: true }),
     QuoteRequest: jsonSchemaOf(quoteRequestSchema, { nullAsType: true }),
     QuoteResult: jsonSchemaOf(quoteResultSchema, { io: 'output', nullAsType: true }),
     FleetVehicle: jsonSchemaOf(fleetVehicleSchema, { io: 'output', nullAsType: true }),
     FleetPage: jsonSchemaOf(fleetPageSchema, { io: 'output', nullAsType: true }),
-    PositionsAccepted: record({ vehicle_id: int, accepted: { type: 'integer', minimum: 1 } }),
+    PositionsAccepted: jsonSchemaOf(positionsAcceptedSchema, { io: 'output', nullAsType: true }),
     OpenApiDocument: {
       type: 'object',
       description: 'This document (OpenAPI 3.1)',

@@ -15,7 +15,6 @@ import { parsePlanningRequest, PLANNING_MESSAGES, type PlanningRequest } from '.
 import type { JobService } from '../jobs/service.js';
 import { toJobView, type JobView } from '../jobs/view.js';
 import type { StorePort } from '../store/port.js';
-import { SqlitePlanningStore } from '../store/sqlite/planning.js';
 import { authOf } from './auth.js';
 import { HttpError, notFound } from './errors.js';
 import { methodNotAllowed, queryOf } from './request.js';

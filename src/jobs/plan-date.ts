@@ -15,7 +15,7 @@ import type { EventBus } from './events.js';
 import { distinct } from './intake.js';
 import { LeaseLostError, OrdersChangedError, OrdersNotNewError, VehicleBusyError, type Company, type JobRecord, type NewRoute, type PlanningOrder, type PlanningStore, type PlanningVehicle, type Warehouse } from './ports.js';
 import { buildProblem, toRoutes, type MatrixProvider } from './problem.js';
-import { SolveOverrunError, type SolveScheduler } from './scheduler.js';
+import { SolveOverrunError, type SolveScheduler } from '../pool/scheduler.js';
 import { DayReplanner } from './replan.js';
 
 /**

@@ -18,7 +18,7 @@ import { buildDayProblem, KeptOrderDroppedError, toDayOutcome, type DayOutcome }
 import { JobFailure, JobServiceClosedError } from './errors.js';
 import type { DatePlannerOptions, JobRun } from './plan-date.js';
 import { LeaseLostError, OrdersChangedError, StopsChangedError, VehicleBusyError, type DayRoute, type JobRecord, type Warehouse } from './ports.js';
-import { SolveOverrunError } from './scheduler.js';
+import { SolveOverrunError } from '../pool/scheduler.js';
 
 /** What a kept order moved to another van costs, in metres of the distance objective (bench/replan.ts). */
 export const KEPT_MOVE_COST_M = 200;

@@ -1,11 +1,11 @@
 /**
  * The planning job service: the face the HTTP layer, `serve` and `worker` use, composed of four
- * parts, each in its own file:
+ * parts, each in its own file (the fourth shared with `solveParallel`):
  * - intake.ts: validates and queues a job (idempotency, at most `maxJobsPerCompany` a company);
  * - runner.ts: claims queued jobs under a lease, renews it, retries store faults, hands jobs back;
  * - plan-date.ts: plans a claimed job date by date (load, build the problem, solve) and commits;
- * - scheduler.ts: how a date's solve uses the pool's threads (portfolio, spare seeds, cooperation,
- *   shared matrix).
+ * - ../pool/scheduler.ts: how a date's solve uses the pool's threads (portfolio, spare seeds,
+ *   cooperation, shared matrix).
  *
  * Life of a job: submit -> `queued` (store) -> `running` when a service claims it -> `done`
  * (commitPlan, src/jobs/commit.ts: routes, stops, orders in_route and the job result in one
@@ -17,6 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { ProblemInput, SolveOptions, SolveResult } from '../model/input.js';
+import { JobServiceClosedError } from './errors.js';
 import { EventBus } from './events.js';
 import { JobIntake, type ReplanSubmit } from './intake.js';
 import { quoteFromStore, type Quote, type QuoteAsk } from './quote.js';
@@ -25,13 +26,13 @@ import type { IdempotencyKey, PlanningStore } from './ports.js';
 import { haversineProvider, type MatrixProvider } from './problem.js';
 import type { PlanningRequest } from '../contract/planning.js';
 import { JobRunner } from './runner.js';
-import { SolveScheduler, type SolveRunner } from './scheduler.js';
+import { SolveScheduler, type SolveRunner } from '../pool/scheduler.js';
 import type { JobView } from './view.js';
 
 export { defaultBudgetSec } from './plan-date.js';
 export { DEFAULT_LEASE_MS } from './runner.js';
 export { DEFAULT_MAX_JOBS_PER_COMPANY } from './intake.js';
-export type { SolveRunner } from './scheduler.js';
+export type { SolveRunner } from '../pool/scheduler.js';
 
 export interface JobServiceOptions {
   store: PlanningStore;
@@ -120,6 +121,7 @@ export class JobService {
       spareStopGraceMs: options.spareStopGraceMs,
       demand: () => this.runner.waiting,
       clock: options.solveClock,
+      closedError: () => new JobServiceClosedError(),
     });
     const planner = new DatePlanner({
       store: options.store,

@@ -12,6 +12,13 @@ export interface SolveTask {
    *  start builds it, the others wait for it instead of building their own. With
    *  `matrix.inputOmitted`, `problem.matrix` is an empty explicit matrix and is not used. */
   matrix?: SharedMatrixRef;
+  /** Names one problem of one solve (with `options.validate` false): a thread keeps the model it
+   *  built (neighbour lists) for its last keyed task and reuses it for the next task of the same
+   *  key, so the epochs of a solve after the first start searching at once. */
+  key?: string;
+  /** Absolute deadline (Date.now() milliseconds), on top of `options.timeLimit`: the thread's
+   *  own start-up and the wait for a free thread count against it. */
+  deadline?: number;
 }
 
 /** What a worker answers. */

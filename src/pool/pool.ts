@@ -6,7 +6,6 @@
  * terminated), `out_of_memory` (the worker hit resourceLimits), `crashed` (the thread exited) or
  * `failed` (the task threw). Piscina replaces a lost thread by itself.
  */
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
@@ -14,6 +13,9 @@ import { Piscina } from 'piscina';
 import type { SolveResult } from '../model/input.js';
 import { settleSharedTask } from '../model/shared-matrix.js';
 import type { SolveTask } from './messages.js';
+import { defaultWorkerFile } from './worker-file.js';
+
+export { defaultWorkerFile };
 
 export interface SolverPoolOptions {
   /** Worker threads (default: the machine's cores, at most 4). */
@@ -49,16 +51,6 @@ export class PoolTaskError extends Error {
   constructor(readonly kind: PoolFailure, message: string, options?: { cause?: unknown }) {
     super(message, options);
   }
-}
-
-/** The built worker next to the bundle (dist/worker.js), else the source bootstrap. */
-export function defaultWorkerFile(): string {
-  const candidates = [new URL('./worker.js', import.meta.url), new URL('./worker-source.mjs', import.meta.url)];
-  for (const url of candidates) {
-    const path = fileURLToPath(url);
-    if (existsSync(path)) return path;
-  }
-  throw new Error(`solver worker not found (looked for ${candidates.map((u) => fileURLToPath(u)).join(', ')})`);
 }
 
 /**

@@ -28,6 +28,7 @@ import type { OrderStatus } from '../store/types.js';
 import type { OrderService } from './orders.js';
 import { systemClock, type Clock } from './time.js';
 import { DEFAULT_QUOTAS, positionsExceeded } from './quota.js';
+import type { SettableStopStatus } from '../contract/driver.js';
 
 /** Why a dispatch change was refused: `not_found` (404) or `conflict` (409, `detail` says why). */
 export class DispatchError extends Error {
@@ -39,9 +40,6 @@ export class DispatchError extends Error {
     super(detail);
   }
 }
-
-export const SETTABLE_STOP_STATUSES = ['in_progress', 'visited', 'confirmed', 'rejected', 'skipped'] as const;
-export type SettableStopStatus = (typeof SETTABLE_STOP_STATUSES)[number];
 
 const NEXT: Record<StopStatus, readonly StopStatus[]> = {
   pending: ['in_progress', 'visited', 'confirmed', 'rejected', 'skipped'],

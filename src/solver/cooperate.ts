@@ -57,9 +57,10 @@ export interface CoopRunner {
   free(): number;
   /**
    * One search. The main one (`main`) must answer; another may stop early with its best so far,
-   * or fail (null): its work is then lost and nothing else.
+   * or fail (null): its work is then lost and nothing else. `deadline` (Date.now() ms), when
+   * given, caps the search's time limit where it runs: the thread's start counts against it.
    */
-  run(problem: ProblemInput, options: SolveOptions, main: boolean): Promise<SolveResult | null>;
+  run(problem: ProblemInput, options: SolveOptions, main: boolean, deadline?: number): Promise<SolveResult | null>;
 }
 
 /** Sector epochs after the whole one for a budget of `timeLimit` seconds (0: no cooperation). */

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { solve } from '../../src/index.js';
-import { solveParallel } from '../../src/solver/parallel.js';
+import { solveParallel } from '../../src/pool/parallel.js';
 import type { ProblemInput } from '../../src/model/input.js';
 import { assertFeasible, checkSolution } from '../helpers/checker.js';
 import { dayAt, newOrders, withBreaks } from '../helpers/day.js';

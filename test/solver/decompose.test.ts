@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ProblemInput, SolveResult } from '../../src/model/input.js';
 import { canDecompose, depotHalves, halveRoutes, isSectorEpoch, mergeParts, sectorsPerThread, splitRoutes, type Part } from '../../src/solver/decompose.js';
-import { closeParallelPools, solveParallel } from '../../src/solver/parallel.js';
+import { closeParallelPools, solveParallel } from '../../src/pool/parallel.js';
 import { solve } from '../../src/solver/solve.js';
 import { assertFeasible } from '../helpers/checker.js';
 import { randomProblem, solomon } from '../helpers/problems.js';

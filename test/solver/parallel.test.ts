@@ -8,7 +8,7 @@ import { randomProblem, solomon } from '../helpers/problems.js';
 describe('solveParallel', () => {
   it('one epoch: the main thread and a worker thread search, the better answer comes back; feasible, reproducible under an iteration budget', async () => {
     const p = solomon('RC105');
-    // under 4,000 iterations (800 here: seconds of CPU): one epoch, thread 0 on the main thread (src/solver/parallel.ts mainAndWorkers)
+    // under 4,000 iterations (800 here: seconds of CPU): one epoch, thread 0 on the main thread (src/pool/parallel.ts mainAndWorkers)
     const a = await solveParallel(p, { threads: 2, iterations: 800, seed: 4 });
     const b = await solveParallel(p, { threads: 2, iterations: 800, seed: 4 });
     // thread 0 is the one-thread solve with the same seed: two threads are never worse

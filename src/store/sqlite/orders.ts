@@ -1,4 +1,4 @@
-import { prepare, type Db } from './db.js';
+import { allRows, prepare, type Db } from './db.js';
 import { FIELD_COLUMNS, type Order, type OrderFields, type OrderListQuery, type OrderStatus, type OrderStatusEntry } from '../types.js';
 
 /**
@@ -88,8 +88,7 @@ export class OrderRepository {
               | { n: number }
               | undefined)?.n ?? 0)
           : (prepare(this.db, 'SELECT COALESCE(SUM(n), 0) AS n FROM order_counts WHERE company_id = ?').get(companyId) as { n: number }).n;
-    const rows = prepare(this.db, `SELECT * FROM orders WHERE ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`)
-      .all(...args, query.limit, query.offset) as Order[];
+    const rows = allRows<Order>(this.db, `SELECT * FROM orders WHERE ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`, ...args, query.limit, query.offset);
     return { count, rows };
   }
 

@@ -1,21 +1,22 @@
 /**
- * The solve scheduler: how one delivery date's solve uses the threads of a pool shared by every
- * job of the process. A fixed portfolio of seeds (`seedsPerSolve`), or, when a second thread is
+ * The solve scheduler: how one solve uses the threads of a pool shared by every solve of the
+ * process (a planning job's delivery date, a re-plan, `solveParallel`). A fixed portfolio of seeds (`seedsPerSolve`), or, when a second thread is
  * idle and the day is large enough, two threads cooperating on one search (solver/cooperate.ts),
  * or one seed joined by a spare seed on each idle thread. A spare seed gives its thread back
  * (it stops on a shared flag, keeping its best so far) as soon as other work needs it. The tasks
  * of one solve share one matrix in shared memory, built once by the first task to start.
  *
  * It knows threads, seeds and deadlines, not jobs: the caller passes an abort signal (a job's
- * lease) and says whether other work waits for a thread (`demand`).
+ * lease) and says whether other work waits for a thread (`demand`). `runner` hands the threads to
+ * an epoch driver (solver/cooperate.ts for a job's short budget, solver/epochs.ts for
+ * `solveParallel`'s long ones) with the same shared matrix and the same stop rules.
  */
 import type { ProblemInput, SolveOptions, SolveResult } from '../model/input.js';
 import { matrixSize } from '../model/matrix.js';
 import { allocateSharedMatrix, omitMatrixInput, settleSharedTask, sharedMatrixRef, type SharedMatrix } from '../model/shared-matrix.js';
-import type { SolveTask } from '../pool/messages.js';
-import { PoolTaskError } from '../pool/pool.js';
+import type { SolveTask } from './messages.js';
+import { PoolTaskError } from './pool.js';
 import { cooperate, cooperates, type CoopRunner } from '../solver/cooperate.js';
-import { JobServiceClosedError } from './errors.js';
 
 /** What the scheduler needs of a pool (SolverPool fits). */
 export interface SolveRunner {
@@ -46,6 +47,8 @@ export interface SolveSchedulerOptions {
    * sequence of epochs they check does not depend on how busy the machine is.
    */
   clock?: () => number;
+  /** The error a solve asked of a closed scheduler throws (default: a plain Error saying so). */
+  closedError?: () => Error;
 }
 
 /** A solve (not a spare) that ran past its time limit plus the grace and was stopped. */
@@ -67,7 +70,17 @@ const asked = (spare: Spare) => Atomics.load(spare.flag, 0) !== 0;
 /** How long a spare seed may take to stop on its flag before its thread is terminated (default). */
 const SPARE_STOP_GRACE_MS = 250;
 
-type Work = Pick<SolveTask, 'problem' | 'matrix'>;
+type Work = Pick<SolveTask, 'problem' | 'matrix' | 'key' | 'deadline'>;
+
+/** The tasks of one solve and their share of its matrix (see `shareMatrix`). */
+interface MatrixShare {
+  shared: boolean;
+  task(i: number): Work;
+  part(part: ProblemInput, i: number): Work;
+}
+
+/** Names each keyed solve of the process (a thread keeps the model of its last keyed task). */
+let keys = 0;
 
 export class SolveScheduler {
   private readonly pool: SolveRunner;
@@ -124,15 +137,7 @@ export class SolveScheduler {
       // an explicit matrix cooperates only in shared memory: its rows would be cloned for every epoch
       const shareable = share.shared || problem.matrix.kind !== 'explicit';
       if (idle >= 2 && !demand() && shareable && cooperates(problem, objective, 2, timeLimit)) {
-        let task = 0;
-        const runner: CoopRunner = {
-          // this solve holds no thread between its epochs
-          free: () => (demand() ? 1 : this.pool.size - this.threadsHeld()),
-          run: (taskProblem, options, main) => {
-            const work = taskProblem === problem ? share.task(task++) : share.part(taskProblem, task++);
-            return main ? this.solveOnce(work, options, signal) : this.solveSpare(work, options, signal);
-          },
-        };
+        const runner = this.threadsFor(problem, signal, share, undefined);
         return cooperate(problem, { timeLimit, seed: first, ...objective }, runner, this.options.clock);
       }
       const main = this.solveOnce(share.task(0), { timeLimit, seed: first }, signal);
@@ -151,12 +156,38 @@ export class SolveScheduler {
   }
 
   /**
+   * The threads of this pool for one solve, as an epoch driver uses them: every task of the solve
+   * shares one matrix; a task the driver calls main must answer, another is run as a spare seed
+   * (it gives its thread to other work that needs one, and may come back empty). `free()` counts
+   * the threads the next epoch may use (one when other work waits). With `keyed`, each thread
+   * keeps the model of the whole problem between the solve's epochs.
+   */
+  runner(problem: ProblemInput, signal: AbortSignal, options: { keyed?: boolean } = {}): CoopRunner {
+    return this.threadsFor(problem, signal, this.shareMatrix(problem), options.keyed ? `${process.pid}-${++keys}` : undefined);
+  }
+
+  private threadsFor(problem: ProblemInput, signal: AbortSignal, share: MatrixShare, key: string | undefined): CoopRunner {
+    const demand = () => this.options.demand?.() ?? false;
+    let task = 0;
+    return {
+      // this solve holds no thread between its epochs
+      free: () => (demand() ? 1 : this.pool.size - this.threadsHeld()),
+      run: (taskProblem, solveOptions, main, deadline) => {
+        const work = taskProblem === problem ? share.task(task++) : share.part(taskProblem, task++);
+        if (key !== undefined && taskProblem === problem) work.key = key;
+        if (deadline !== undefined) work.deadline = deadline;
+        return main ? this.solveOnce(work, solveOptions, signal) : this.solveSpare(work, solveOptions, signal);
+      },
+    };
+  }
+
+  /**
    * The tasks of one solve share one matrix (model/shared-matrix.ts): here only the buffers are
    * allocated, the first task to start builds it on its thread. Task 0 carries the whole problem;
    * the others leave an explicit matrix out (a road matrix of 1000 locations is two million
    * numbers to clone for each thread), so only task 0 can build it and they wait for it.
    */
-  private shareMatrix(problem: ProblemInput): { shared: boolean; task(i: number): Work; part(part: ProblemInput, i: number): Work } {
+  private shareMatrix(problem: ProblemInput): MatrixShare {
     let shared: SharedMatrix | undefined;
     if (this.options.shareMatrix !== false) {
       try {
@@ -218,14 +249,15 @@ export class SolveScheduler {
   }
 
   private async solveOnce(work: Work, solveOptions: SolveOptions, signal: AbortSignal, spare?: Spare): Promise<SolveResult> {
-    if (this.closed) throw new JobServiceClosedError();
+    if (this.closed) throw this.options.closedError?.() ?? new Error('the solve scheduler is closed');
     if (signal.aborted) throw signal.reason ?? new Error('the solve was stopped');
     const controller = spare?.controller ?? new AbortController();
     const stop = () => controller.abort();
     signal.addEventListener('abort', stop, { once: true });
     this.aborts.add(controller);
     this.tasks++;
-    const timer = setTimeout(() => controller.abort(), ((solveOptions.timeLimit ?? 0) + this.graceSec) * 1000);
+    // an iteration budget has no time to overrun
+    const timer = solveOptions.timeLimit === undefined ? undefined : setTimeout(() => controller.abort(), (solveOptions.timeLimit + this.graceSec) * 1000);
     try {
       const options: SolveOptions = { ...solveOptions };
       if (this.options.objective) options.objective = this.options.objective;
