@@ -25,7 +25,7 @@ import { buildApp } from '../src/http/app.js';
 import type { DayRoute, DayStop, PlanningOrder } from '../src/jobs/ports.js';
 import { buildProblem, haversineProvider } from '../src/jobs/problem.js';
 import { quoteWithRoute } from '../src/jobs/quote.js';
-import type { SolveRunner } from '../src/jobs/scheduler.js';
+import type { SolveRunner } from '../src/pool/scheduler.js';
 import { JobService, defaultBudgetSec } from '../src/jobs/service.js';
 import { DayAxis, parseClock } from '../src/jobs/time.js';
 import { SolverPool } from '../src/pool/pool.js';
