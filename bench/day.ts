@@ -16,15 +16,16 @@
  *   cheapest feasible place at its arrival (the quote's evaluator on the day in progress), nothing
  *   else moved.
  *
- *   npx tsx bench/day.ts [--batches 5] [--late-share 0.2] [--seed 1] [--budget S] [--no-new-routes]
+ *   npx tsx bench/day.ts [--batches 5] [--late-share 0.2] [--seed 1] [--budget S] [--no-new-routes] [--dump DIR] [--cpu-clock] [--no-reference]
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../src/http/app.js';
 import type { DayRoute, DayStop, PlanningOrder } from '../src/jobs/ports.js';
 import { buildProblem, haversineProvider } from '../src/jobs/problem.js';
 import { quoteWithRoute } from '../src/jobs/quote.js';
+import type { SolveRunner } from '../src/pool/scheduler.js';
 import { JobService, defaultBudgetSec } from '../src/jobs/service.js';
 import { DayAxis, parseClock } from '../src/jobs/time.js';
 import { SolverPool } from '../src/pool/pool.js';
@@ -45,6 +46,16 @@ const SEED = arg('seed', 1);
 const BUDGET = arg('budget', 0);
 /** --no-new-routes: the re-plans give no free van a route (vehicle_ids names one van already out). */
 const NO_NEW_ROUTES = process.argv.includes('--no-new-routes');
+/**
+ * --cpu-clock: every solve runs on this thread with the process's CPU time as its clock, so a
+ * budget of 1.44 s is 1.44 s of CPU whatever else runs on the machine (for comparing variants on a
+ * shared machine; the re-plan times it reports are then not wall-clock figures).
+ */
+const CPU_CLOCK = process.argv.includes('--cpu-clock');
+/** --no-reference: no all-known plan (A/B runs of re-plan variants compare the day's km; the reference does not depend on them). */
+const NO_REFERENCE = process.argv.includes('--no-reference');
+/** --dump DIR: every solve's problem and answer as JSON files there (to replay them offline). */
+const DUMP = process.argv.includes('--dump') ? process.argv[process.argv.indexOf('--dump') + 1] : undefined;
 
 const city = loadCity();
 const date = city.date;
@@ -82,8 +93,18 @@ for (const v of city.vehicles) {
   vehicleIds.set(v.id, created.id);
 }
 const key = (await port.apiKeys.create({ company_id: company.id, scopes: [...SCOPES] }, now0)).key;
-const pool = new SolverPool({ threads: 1 });
-const jobs = new JobService({ store: port.planning, pool, now: clock, concurrency: 1, seed: SEED, ...(BUDGET > 0 ? { timeBudgetSec: BUDGET } : {}) });
+const cpuNow = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+const pool: SolveRunner & { destroy?: () => Promise<void> } = CPU_CLOCK
+  ? { size: 1, run: async (task) => solve(task.problem, { ...task.options, validate: false }, { now: cpuNow }) }
+  : new SolverPool({ threads: 1 });
+let solves = 0;
+const jobs = new JobService({
+  store: port.planning, pool, ...(CPU_CLOCK ? { shareMatrix: false } : {}), now: clock, concurrency: 1, seed: SEED, ...(BUDGET > 0 ? { timeBudgetSec: BUDGET } : {}),
+  ...(DUMP ? { onSolved: (info) => { mkdirSync(DUMP, { recursive: true }); writeFileSync(join(DUMP, `${String(++solves).padStart(2, '0')}-job${info.jobId}.json`), JSON.stringify(info)); } } : {}),
+});
 const app = buildApp({ store: port, jobs, clock, geocoding: false, rateLimit: 0 });
 await app.ready();
 await jobs.start();
@@ -212,7 +233,7 @@ const { problem, context } = buildProblem({
   jobId: 0, companyId: 1, timeZone: city.company.timezone, date, orders: city.orders, vehicles: city.vehicles,
   warehouses: new Map(city.warehouses.map((w) => [w.id, w])), warehouseOverride: null,
 });
-const allKnown = solve({ ...problem, matrix: await haversineProvider()(context.points) }, { timeLimit: defaultBudgetSec(city.orders.length), seed: SEED });
+const allKnown = NO_REFERENCE ? { distance: NaN, routes: [], unassigned: [] } : solve({ ...problem, matrix: await haversineProvider()(context.points) }, { timeLimit: defaultBudgetSec(city.orders.length), seed: SEED }, CPU_CLOCK ? { now: cpuNow } : {});
 const allKnownKm = allKnown.distance / 1000;
 
 await app.close();

@@ -109,8 +109,9 @@ function oneLine(text: string): string {
  * `--no-concurrent-recompilation` the search compiles them itself, when they get hot. Measured
  * (bench/RESULTS.md, session 28, load 13): R101 and RC201 at 300 iterations, pinned to one core,
  * 1.54 -> 1.31 and 1.45 -> 1.15 s of CPU a process (6 runs each, alternating). The flag must be
- * given when V8 starts (set later, it leaves the main isolate's compiler queue in a state that
- * hung a solve), so the command starts itself again with it, before the solver is loaded
+ * given when V8 starts (set later with `v8.setFlagsFromString`, the main thread still compiles
+ * concurrently: `--trace-opt` says so), so the command starts itself again with it, before the
+ * solver is loaded
  * (`DELIVERY_PLANNER_SOLVE_IN_PROCESS=1`: not, for a caller that measures the process itself).
  */
 export const SYNC_COMPILE_FLAG = '--no-concurrent-recompilation';
@@ -138,7 +139,9 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  if (!process.execArgv.includes(SYNC_COMPILE_FLAG) && process.env.DELIVERY_PLANNER_SOLVE_IN_PROCESS !== '1') return againWithSyncCompile();
+  // one thread only: with --threads the worker threads would compile synchronously too, in the
+  // middle of a deadline (not measured yet on a quiet machine: --threads 2 meets its 1.05 s as it is)
+  if (args.threads === 1 && !process.execArgv.includes(SYNC_COMPILE_FLAG) && process.env.DELIVERY_PLANNER_SOLVE_IN_PROCESS !== '1') return againWithSyncCompile();
   // solve-core, not solve.js: a Solomon file is checked by its own parser, and the schema (zod, for
   // JSON files) and the thread pool load only when used (a cold process starts sooner)
   const { solveValid } = await import('../solver/solve-core.js');
