@@ -85,7 +85,7 @@ describe('the built package, loaded as a consumer loads it', () => {
   beforeAll(() => {
     rmSync(tmp, { recursive: true, force: true });
     mkdirSync(staging, { recursive: true });
-    const r = spawnSync(process.execPath, [join(root, 'node_modules', 'tsup', 'dist', 'cli-default.js'), '--out-dir', join(staging, 'dist')], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(process.execPath, [join(root, 'node_modules', 'tsup', 'dist', 'cli-default.js'), '--out-dir', join(staging, 'dist')], { cwd: root, encoding: 'utf8', timeout: 300_000 /* a declaration build takes minutes on a crowded machine */ });
     if (r.status !== 0) throw new Error(`tsup failed: ${r.stderr.slice(-2000)}`);
     cpSync(join(root, 'package.json'), join(staging, 'package.json'));
     cpSync(join(root, 'README.md'), join(staging, 'README.md'));
@@ -99,7 +99,7 @@ describe('the built package, loaded as a consumer loads it', () => {
     const untar = spawnSync('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1'], { encoding: 'utf8' });
     if (untar.status !== 0) throw new Error(`tar failed: ${untar.stderr}`);
     mkdirSync(consumer, { recursive: true });
-  }, 240_000);
+  }, 480_000);
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
   it('the tarball holds the build, the data and the package.json, and no sources or tests', () => {
