@@ -50,7 +50,8 @@ const nextLine = () =>
       if (line !== undefined) resolve(line);
       else setTimeout(check, 20);
     };
-    server.once('exit', (code) => reject(new Error(`load server exited ${code}`)));
+    // its last line may still be in the pipe when it exits: read what is left first
+    server.once('exit', (code) => server.stdout!.once('close', () => setTimeout(() => (lines.length > 0 ? resolve(lines.shift()!) : reject(new Error(`load server exited ${code}`))), 50)));
     check();
   });
 server.stdout!.on('data', (d: Buffer) => {
