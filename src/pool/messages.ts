@@ -19,6 +19,9 @@ export interface SolveTask {
   /** Absolute deadline (Date.now() milliseconds), on top of `options.timeLimit`: the thread's
    *  own start-up and the wait for a free thread count against it. */
   deadline?: number;
+  /** Written by the thread when it begins the task (pool/thread-cpu.ts): its thread id and CPU
+   *  time, so the overrun guard can tell a stuck solve from a starved one. */
+  cpu?: SharedArrayBuffer;
 }
 
 /** What a worker answers. */

@@ -15,14 +15,17 @@ import { buildProblem, type Problem } from '../model/problem.js';
 import { obtainSharedMatrix } from '../model/shared-matrix.js';
 import { solveProblem, solveStop, solveValid, type SolveEnv } from '../solver/solve-core.js';
 import type { SolveTask } from './messages.js';
+import { currentThreadId, markTaskBegun } from './thread-cpu.js';
 import { applySolverNice } from './worker-nice.js';
 
 applySolverNice();
+const THREAD_ID = currentThreadId();
 
 /** The model of this thread's last keyed task. */
 let cached: { key: string; problem: Problem } | null = null;
 
 export default async function solveTask(task: SolveTask): Promise<SolveResult> {
+  markTaskBegun(task.cpu, THREAD_ID);
   const flag = task.stop === undefined ? undefined : new Int32Array(task.stop);
   const env: SolveEnv = flag === undefined ? {} : { halted: () => Atomics.load(flag, 0) !== 0 };
   let options = task.options;

@@ -86,7 +86,7 @@ describe('faults against the real server', () => {
       const j = (await again('GET', `/api/public/v1/planning/jobs/${job.body.job_id}/`)).body;
       return j.status === 'done' || j.status === 'failed' ? j : undefined;
     });
-    expect(done.status).toBe('done');
+    expect(done.status, JSON.stringify(done)).toBe('done');
     expect((await again('GET', '/api/public/v1/orders/?status=in_route&page_size=200')).body.count).toBe(60 - done.result.unassigned.length);
   });
 
