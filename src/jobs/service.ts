@@ -44,8 +44,11 @@ export interface JobServiceOptions {
   /** Solver wall-clock budget of one job in seconds, shared by its delivery dates in proportion to
    *  their orders (default: `defaultBudgetSec` of the job's order count, 1 to 4.5 s). */
   timeBudgetSec?: number;
-  /** Extra time before a solve that ignores its deadline is aborted (default 10 s). */
+  /** Extra time before a solve that ignores its deadline is aborted (default 10 s; a starved
+   *  thread is waited for, see pool/scheduler.ts `abortGraceSec`). */
   abortGraceSec?: number;
+  /** Wall time after which a solve is aborted even if its thread is starved (scheduler.ts). */
+  abortCapSec?: number;
   /** How long a spare seed asked to give its thread up may take to answer before its thread is
    *  terminated (default 250 ms; it stops within one iteration, the rest is the message back). */
   spareStopGraceMs?: number;
@@ -118,6 +121,7 @@ export class JobService {
       objective: options.objective,
       shareMatrix: options.shareMatrix,
       abortGraceSec: options.abortGraceSec,
+      abortCapSec: options.abortCapSec,
       spareStopGraceMs: options.spareStopGraceMs,
       demand: () => this.runner.waiting,
       clock: options.solveClock,

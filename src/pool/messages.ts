@@ -23,6 +23,9 @@ export interface SolveTask {
    *  core (1: plain CPU time; 0.5: the solve runs as on half a core), not wall time, and `deadline`
    *  is not applied: benchmarks that compare variants on a busy machine. */
   cpuClock?: number;
+  /** Written by the thread when it begins the task (pool/thread-cpu.ts): its thread id and CPU
+   *  time, so the overrun guard can tell a stuck solve from a starved one. */
+  cpu?: SharedArrayBuffer;
 }
 
 /** What a worker answers: the solve's result, and the CPU time its thread spent on the task (ms,

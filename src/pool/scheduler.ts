@@ -16,6 +16,7 @@ import { matrixSize } from '../model/matrix.js';
 import { allocateSharedMatrix, omitMatrixInput, settleSharedTask, sharedMatrixRef, type SharedMatrix } from '../model/shared-matrix.js';
 import type { SolveTask } from './messages.js';
 import { PoolTaskError } from './pool.js';
+import { overrunVerdict, taskCpuBuffer, taskCpuMs, threadCpuKnowable } from './thread-cpu.js';
 import { cooperate, cooperates, type CoopRunner } from '../solver/cooperate.js';
 
 /** What the scheduler needs of a pool (SolverPool fits). */
@@ -34,8 +35,13 @@ export interface SolveSchedulerOptions {
   objective?: SolveOptions['objective'];
   /** One matrix per solve in shared memory (default true); false: each thread builds its own. */
   shareMatrix?: boolean;
-  /** Extra time before a solve that ignores its deadline is aborted, s (default 10). */
+  /** Extra time before a solve that ignores its deadline is aborted, s (default 10). On Linux a
+   *  solve is aborted only once its thread has also used that much CPU on it (a starved thread is
+   *  waited for, pool/thread-cpu.ts), or after `abortCapSec` of wall time whatever it used. */
   abortGraceSec?: number;
+  /** Wall time after which a solve is aborted even if its thread is starved, s (default: four
+   *  times its time limit plus the grace, at least 60). */
+  abortCapSec?: number;
   /** How long a spare seed asked to give its thread up may take before its thread is terminated
    *  (default 250 ms; it stops within one iteration, the rest is the message back). */
   spareStopGraceMs?: number;
@@ -248,6 +254,26 @@ export class SolveScheduler {
     }
   }
 
+  /**
+   * The overrun guard of one task: at its time limit plus the grace (wall clock, from now) the task
+   * is aborted if its thread has used that much CPU on it (stuck: the solver watches its own
+   * deadline, so a healthy one has stopped long before) or the platform cannot tell; a thread that
+   * has not (starved, or not begun) is looked at again, until the cap.
+   */
+  private guard(timeLimit: number, cpu: SharedArrayBuffer, controller: AbortController): { current: ReturnType<typeof setTimeout> } {
+    const started = globalThis.performance.now();
+    const limitMs = (timeLimit + this.graceSec) * 1000;
+    const capMs = (this.options.abortCapSec ?? Math.max(60, 4 * (timeLimit + this.graceSec))) * 1000;
+    const again = Math.min(2000, Math.max(100, this.graceSec * 500));
+    const timer = { current: setTimeout(check, limitMs) };
+    function check() {
+      const verdict = overrunVerdict({ elapsedMs: globalThis.performance.now() - started, limitMs, capMs, cpuMs: taskCpuMs(cpu), begunKnowable: threadCpuKnowable });
+      if (verdict === 'abort') controller.abort();
+      else timer.current = setTimeout(check, again);
+    }
+    return timer;
+  }
+
   private async solveOnce(work: Work, solveOptions: SolveOptions, signal: AbortSignal, spare?: Spare): Promise<SolveResult> {
     if (this.closed) throw this.options.closedError?.() ?? new Error('the solve scheduler is closed');
     if (signal.aborted) throw signal.reason ?? new Error('the solve was stopped');
@@ -256,12 +282,13 @@ export class SolveScheduler {
     signal.addEventListener('abort', stop, { once: true });
     this.aborts.add(controller);
     this.tasks++;
+    const cpu = taskCpuBuffer();
     // an iteration budget has no time to overrun
-    const timer = solveOptions.timeLimit === undefined ? undefined : setTimeout(() => controller.abort(), (solveOptions.timeLimit + this.graceSec) * 1000);
+    const timer = solveOptions.timeLimit === undefined ? undefined : this.guard(solveOptions.timeLimit, cpu, controller);
     try {
       const options: SolveOptions = { ...solveOptions };
       if (this.options.objective) options.objective = this.options.objective;
-      const task: SolveTask = { ...work, options };
+      const task: SolveTask = { ...work, options, cpu };
       if (spare) task.stop = spare.flag.buffer as SharedArrayBuffer;
       return await this.pool.run(task, { signal: controller.signal });
     } catch (error) {
@@ -271,7 +298,7 @@ export class SolveScheduler {
       // the pool marks a build this task left unfinished; a runner that is not a SolverPool may not
       if (work.matrix !== undefined) settleSharedTask(work.matrix);
       this.tasks--;
-      clearTimeout(timer);
+      if (timer !== undefined) clearTimeout(timer.current);
       signal.removeEventListener('abort', stop);
       this.aborts.delete(controller);
     }

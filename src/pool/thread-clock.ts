@@ -11,6 +11,8 @@
  * their deadline), so the file is read at most once per READ_EVERY_MS of wall time and the last
  * value is returned in between: the clock may lag by that much, and never runs backwards.
  * Module state is per thread (every worker thread loads its own copy of this module).
+ * (thread-cpu.ts reads any thread's time from its `stat`, in 10 ms ticks, for the scheduler's
+ * overrun guard; a solve's clock needs finer steps and a cheaper read.)
  */
 import { openSync, readSync } from 'node:fs';
 

@@ -17,14 +17,17 @@ import { obtainSharedMatrix } from '../model/shared-matrix.js';
 import { solveProblem, solveStop, solveValid, type SolveEnv } from '../solver/solve-core.js';
 import type { SolveTask, SolveTaskResult } from './messages.js';
 import { threadCpuMs } from './thread-clock.js';
+import { currentThreadId, markTaskBegun } from './thread-cpu.js';
 import { applySolverNice } from './worker-nice.js';
 
 applySolverNice();
+const THREAD_ID = currentThreadId();
 
 /** The model of this thread's last keyed task. */
 let cached: { key: string; problem: Problem } | null = null;
 
 export default async function solveTask(task: SolveTask): Promise<SolveTaskResult> {
+  markTaskBegun(task.cpu, THREAD_ID);
   const cpu0 = threadCpuMs();
   const result = await solveOnThread(task);
   return { ...result, cpuMs: threadCpuMs() - cpu0 };

@@ -4,6 +4,7 @@ import { JobService } from '../../src/jobs/service.js';
 import { SolverPool } from '../../src/pool/pool.js';
 import type { JobView } from '../../src/jobs/view.js';
 import { TooManyJobsError } from '../../src/jobs/ports.js';
+import { threadCpuKnowable } from '../../src/pool/thread-cpu.js';
 import { COMPANY, OTHER_COMPANY, FAULTY_WORKER, addOrder, addVehicle, checkJob, makeService, makeStore, until } from './world.js';
 
 // Pool mechanics and the state machine, with the test worker's markers on the vehicles:
@@ -98,6 +99,27 @@ describe('job states and events', () => {
     const failed = await service.waitFor(COMPANY, (await service.submit(COMPANY, { order_ids: [1] })).job_id);
     expect(failed.status).toBe('failed');
     expect(failed.error).toBe('The planning did not finish within its time budget (0.2 s plus 0.3 s grace) and was stopped. Nothing was planned.');
+    expect(store.listUnfinishedJobs()).toEqual([]);
+  });
+
+  // a thread that has used no CPU past its budget plus the grace is starved (on a busy host, below
+  // the event loop's priority), not stuck: it is waited for, up to the cap (pool/thread-cpu.ts)
+  it.runIf(threadCpuKnowable)('a starved solve (no CPU used) is waited for past budget plus grace, and finishes', async () => {
+    const { store } = world('test:sleep1500');
+    const service = new JobService({ store, pool, timeBudgetSec: 0.2, abortGraceSec: 0.3 });
+    const done = await service.waitFor(COMPANY, (await service.submit(COMPANY, { order_ids: [1] })).job_id);
+    expect(done.status, done.error).toBe('done');
+    expect(done.result?.unassigned).toEqual([{ order_id: 1, reason: 'no_vehicle' }]);
+  });
+
+  it.runIf(threadCpuKnowable)('a starved solve is stopped at the cap', async () => {
+    const { store } = world('test:sleep8000');
+    const service = new JobService({ store, pool, timeBudgetSec: 0.2, abortGraceSec: 0.3, abortCapSec: 1 });
+    const started = Date.now();
+    const failed = await service.waitFor(COMPANY, (await service.submit(COMPANY, { order_ids: [1] })).job_id);
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toBe('The planning did not finish within its time budget (0.2 s plus 0.3 s grace) and was stopped. Nothing was planned.');
+    expect(Date.now() - started).toBeLessThan(7000); // not the thread's own 8 s
     expect(store.listUnfinishedJobs()).toEqual([]);
   });
 
