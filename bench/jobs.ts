@@ -94,10 +94,12 @@ interface Run {
   reasons: string;
   /** Iterations of the job's solve, all threads. */
   iterations: number;
+  /** CPU time its solver threads spent on the job's tasks, ms (their answers' cpuMs). */
+  cpuMs: number;
 }
 
 /** Plans the whole city for one company of the store through the service, and times it. */
-async function timedJob(service: JobService, store: MemoryPlanningStore, companyId: number, iterations: () => number = () => 0): Promise<Run> {
+async function timedJob(service: JobService, store: MemoryPlanningStore, companyId: number, iterations: () => number = () => 0, cpuMs: () => number = () => NaN): Promise<Run> {
   const t0 = performance.now();
   const job = await service.submit(companyId, { external_ids: city.orders.map((o) => o.externalId!) });
   const done = await service.waitFor(companyId, job.job_id);
@@ -107,7 +109,7 @@ async function timedJob(service: JobService, store: MemoryPlanningStore, company
   const km = result.route_ids.reduce((sum, id) => sum + store.getRoute(id)!.plannedMileageKm, 0);
   const count = new Map<string, number>();
   for (const u of result.unassigned) count.set(u.reason, (count.get(u.reason) ?? 0) + 1);
-  return { ms, km, routes: result.route_ids.length, unassigned: result.unassigned.length, reasons: [...count].map(([r, n]) => `${r} ${n}`).join(', ') || '-', iterations: iterations() };
+  return { ms, km, routes: result.route_ids.length, unassigned: result.unassigned.length, reasons: [...count].map(([r, n]) => `${r} ${n}`).join(', ') || '-', iterations: iterations(), cpuMs: cpuMs() };
 }
 
 /**
@@ -117,14 +119,15 @@ async function timedJob(service: JobService, store: MemoryPlanningStore, company
  * limit when it came back empty), so an epoch of two tasks lasts as long as the longer one,
  * whatever the wait for a core. `--trace`: one line per task on stderr (when it started and ended
  * in the job's wall time, its orders, time limit, its own clock's time, its thread's CPU time,
- * iterations, distance).
+ * iterations, distance). Always: the CPU time of the tasks' threads, summed (`cpuMs`).
  */
-function instrumented(pool: SolverPool, clockShare: number | undefined = cpuClock ? cpuShare : undefined): { pool: SolveRunner; clock?: () => number } | undefined {
-  if (clockShare === undefined && !trace) return undefined;
+function instrumented(pool: SolverPool, clockShare: number | undefined = cpuClock ? cpuShare : undefined): { pool: SolveRunner; clock?: () => number; cpuMs: () => number } {
   let virtualMs = 0;
+  let cpuMs = 0;
   const t0 = performance.now();
   return {
     ...(clockShare !== undefined ? { clock: () => virtualMs } : {}),
+    cpuMs: () => cpuMs,
     pool: {
       size: pool.size,
       run: async (task, options) => {
@@ -135,6 +138,7 @@ function instrumented(pool: SolverPool, clockShare: number | undefined = cpuCloc
         try {
           answer = await pool.run(clockShare !== undefined ? { ...task, cpuClock: clockShare } : task, options);
           used = answer.stats.elapsedMs;
+          cpuMs += answer.cpuMs ?? 0;
           return answer;
         } finally {
           virtualMs = Math.max(virtualMs, startedMs + used);
@@ -150,13 +154,13 @@ function instrumented(pool: SolverPool, clockShare: number | undefined = cpuCloc
   };
 }
 
-function serviceFor(store: MemoryPlanningStore, pool: SolverPool, budgetSec: number, seed: number, onIterations?: (n: number) => void, warmUp = false): JobService {
+function serviceFor(store: MemoryPlanningStore, pool: SolverPool, budgetSec: number, seed: number, onIterations?: (n: number) => void, warmUp = false): { service: JobService; cpuMs: () => number } {
   const timed = instrumented(pool, warmUp ? 1 : undefined);
   // a task timed by its CPU time may wait for a core far longer than its budget on a busy machine
-  return new JobService({
+  const service = new JobService({
     store,
-    pool: timed?.pool ?? pool,
-    ...(timed?.clock ? { solveClock: timed.clock } : {}),
+    pool: timed.pool,
+    ...(timed.clock ? { solveClock: timed.clock } : {}),
     timeBudgetSec: budgetSec,
     seed,
     seedsPerSolve: seeds,
@@ -164,12 +168,14 @@ function serviceFor(store: MemoryPlanningStore, pool: SolverPool, budgetSec: num
     ...(matrix ? { matrix } : {}),
     ...(onIterations ? { onSolved: ({ result }) => onIterations(result.stats.iterations) } : {}),
   });
+  return { service, cpuMs: timed.cpuMs };
 }
 
 async function once(pool: SolverPool, budgetSec: number, seed: number, warmUp = false): Promise<Run> {
   const store = cityStore(city);
   let iterations = 0;
-  return timedJob(serviceFor(store, pool, budgetSec, seed, (n) => (iterations += n), warmUp), store, city.company.id, () => iterations);
+  const { service, cpuMs } = serviceFor(store, pool, budgetSec, seed, (n) => (iterations += n), warmUp);
+  return timedJob(service, store, city.company.id, () => iterations, cpuMs);
 }
 
 /**
@@ -190,7 +196,7 @@ function quantile(sorted: number[], q: number): number {
 /** Two companies' cities on one service; the second submitted `delaySec` after the first. */
 async function pair(pool: SolverPool, budgetSec: number, seed: number, delaySec: number): Promise<[Run, Run]> {
   const store = cityStore(city, city.orders.length, 2);
-  const service = serviceFor(store, pool, budgetSec, seed);
+  const { service } = serviceFor(store, pool, budgetSec, seed);
   const first = timedJob(service, store, city.company.id);
   await new Promise((r) => setTimeout(r, delaySec * 1000));
   const second = timedJob(service, store, city.company.id + 1);
@@ -246,15 +252,15 @@ async function twins(): Promise<void> {
       [alone] = await together(seed, 1);
     }
     rows.push({ alone: alone!, pair: pairRuns });
-    console.error(`run ${i + 1}/${runs} (seed ${seed}): alone ${alone!.km.toFixed(2)} km in ${(alone!.ms / 1000).toFixed(2)} s (${alone!.iterations} it); two at once ${pairRuns.map((r) => `${r.km.toFixed(2)} km in ${(r.ms / 1000).toFixed(2)} s (${r.iterations} it)`).join(', ')}`);
+    console.error(`run ${i + 1}/${runs} (seed ${seed}): alone ${alone!.km.toFixed(2)} km in ${(alone!.ms / 1000).toFixed(2)} s (${alone!.iterations} it, ${(alone!.cpuMs / 1000).toFixed(2)} s of CPU); two at once ${pairRuns.map((r) => `${r.km.toFixed(2)} km in ${(r.ms / 1000).toFixed(2)} s (${r.iterations} it, ${(r.cpuMs / 1000).toFixed(2)} s of CPU)`).join(', ')}`);
   }
   const gaps = rows.flatMap((r) => r.pair.map((p) => (100 * (p.km - r.alone.km)) / r.alone.km)).sort((a, b) => a - b);
   const times = rows.flatMap((r) => r.pair.map((p) => p.ms)).sort((a, b) => a - b);
-  console.log(`| runs | budget | threads per process | alone: median km | two at once: median km | gap of each twin to its run alone (median / worst) | twin job time p50 |`);
-  console.log('|---|---|---|---|---|---|---|');
+  console.log(`| runs | budget | threads per process | alone: median km | two at once: median km | gap of each twin to its run alone (median / worst) | twin job time p50 | solver CPU a job, alone / twin (median) |`);
+  console.log('|---|---|---|---|---|---|---|---|');
   const med = (xs: number[]) => quantile([...xs].sort((a, b) => a - b), 0.5);
   console.log(
-    `| ${runs} | ${budget} s | ${threads} | ${med(rows.map((r) => r.alone.km)).toFixed(2)} | ${med(rows.flatMap((r) => r.pair.map((p) => p.km))).toFixed(2)} | ${quantile(gaps, 0.5).toFixed(2)} % / ${gaps.at(-1)!.toFixed(2)} % | ${(quantile(times, 0.5) / 1000).toFixed(2)} s |`,
+    `| ${runs} | ${budget} s | ${threads} | ${med(rows.map((r) => r.alone.km)).toFixed(2)} | ${med(rows.flatMap((r) => r.pair.map((p) => p.km))).toFixed(2)} | ${quantile(gaps, 0.5).toFixed(2)} % / ${gaps.at(-1)!.toFixed(2)} % | ${(quantile(times, 0.5) / 1000).toFixed(2)} s | ${(med(rows.map((r) => r.alone.cpuMs)) / 1000).toFixed(2)} s / ${(med(rows.flatMap((r) => r.pair.map((p) => p.cpuMs))) / 1000).toFixed(2)} s |`,
   );
 }
 
@@ -290,7 +296,7 @@ else {
         for (let i = 0; i < runs; i++) {
           results.push(await once(pool, budget, 1 + i * seedStep));
           const r = results.at(-1)!;
-          console.error(`run ${i + 1}/${runs}: ${(r.ms / 1000).toFixed(2)} s, ${r.km.toFixed(2)} km, ${r.routes} routes, ${r.unassigned} unassigned, ${r.iterations} iterations`);
+          console.error(`run ${i + 1}/${runs}: ${(r.ms / 1000).toFixed(2)} s, ${r.km.toFixed(2)} km, ${r.routes} routes, ${r.unassigned} unassigned, ${r.iterations} iterations, ${(r.cpuMs / 1000).toFixed(2)} s of solver CPU`);
         }
         const refs: Run[] = [];
         for (let i = 0; referenceKm === undefined && i < referenceRuns; i++) {
@@ -300,7 +306,7 @@ else {
         }
         const ref: Run =
           referenceKm !== undefined
-            ? { ms: NaN, km: referenceKm, routes: NaN, unassigned: NaN, reasons: 'given', iterations: NaN }
+            ? { ms: NaN, km: referenceKm, routes: NaN, unassigned: NaN, reasons: 'given', iterations: NaN, cpuMs: NaN }
             : [...refs].sort((a, b) => a.km - b.km)[Math.floor((refs.length - 1) / 2)];
         const times = results.map((r) => r.ms).sort((a, b) => a - b);
         const gaps = results.map((r) => (100 * (r.km - ref.km)) / ref.km);
