@@ -16,7 +16,7 @@
  *   cheapest feasible place at its arrival (the quote's evaluator on the day in progress), nothing
  *   else moved.
  *
- *   npx tsx bench/day.ts [--batches 5] [--late-share 0.2] [--seed 1] [--budget S] [--no-new-routes] [--dump DIR] [--cpu-clock] [--no-reference]
+ *   npx tsx bench/day.ts [--batches 5] [--late-share 0.2] [--seed 1] [--budget S] [--no-new-routes] [--dump DIR] [--cpu-clock [--morning-iterations N]] [--no-reference]
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,6 +54,12 @@ const NO_NEW_ROUTES = process.argv.includes('--no-new-routes');
 const CPU_CLOCK = process.argv.includes('--cpu-clock');
 /** --no-reference: no all-known plan (A/B runs of re-plan variants compare the day's km; the reference does not depend on them). */
 const NO_REFERENCE = process.argv.includes('--no-reference');
+/**
+ * --morning-iterations N (with --cpu-clock): the morning plan is searched for N iterations instead
+ * of its time budget, so that every run of a seed starts its day from the same morning plan (A/B
+ * runs of re-plan variants then differ only in the re-plans).
+ */
+const MORNING_ITERATIONS = arg('morning-iterations', 0);
 /** --dump DIR: every solve's problem and answer as JSON files there (to replay them offline). */
 const DUMP = process.argv.includes('--dump') ? process.argv[process.argv.indexOf('--dump') + 1] : undefined;
 
@@ -98,7 +104,14 @@ const cpuNow = () => {
   return (u.user + u.system) / 1000;
 };
 const pool: SolveRunner & { destroy?: () => Promise<void> } = CPU_CLOCK
-  ? { size: 1, run: async (task) => solve(task.problem, { ...task.options, validate: false }, { now: cpuNow }) }
+  ? {
+      size: 1,
+      run: async (task) => {
+        // the morning plan (no day in progress) by iterations when asked: the same plan every run of a seed
+        const fixed = MORNING_ITERATIONS > 0 && task.problem.now === undefined;
+        return solve(task.problem, { ...task.options, validate: false, ...(fixed ? { timeLimit: undefined, iterations: MORNING_ITERATIONS } : {}) }, { now: cpuNow });
+      },
+    }
   : new SolverPool({ threads: 1 });
 let solves = 0;
 const jobs = new JobService({

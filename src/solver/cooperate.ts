@@ -63,9 +63,19 @@ export interface CoopRunner {
   run(problem: ProblemInput, options: SolveOptions, main: boolean, deadline?: number): Promise<SolveResult | null>;
 }
 
+/** How one cooperative solve cuts its budget (benchmarks vary it; the defaults are measured). */
+export interface CoopPlan {
+  /** Default WHOLE_SHARE. */
+  wholeShare?: number;
+  /** Default DEPOT_SHARE. */
+  depotShare?: number;
+  /** Default SECTOR_EPOCH_SEC. */
+  sectorEpochSec?: number;
+}
+
 /** Sector epochs after the whole one for a budget of `timeLimit` seconds (0: no cooperation). */
-export function sectorEpochs(timeLimit: number): number {
-  const n = Math.floor((timeLimit * (1 - WHOLE_SHARE)) / SECTOR_EPOCH_SEC + 1e-9);
+export function sectorEpochs(timeLimit: number, plan: CoopPlan = {}): number {
+  const n = Math.floor((timeLimit * (1 - (plan.wholeShare ?? WHOLE_SHARE))) / (plan.sectorEpochSec ?? SECTOR_EPOCH_SEC) + 1e-9);
   return n < 2 ? 0 : Math.min(MAX_SECTOR_EPOCHS, n);
 }
 
@@ -78,11 +88,19 @@ export function cooperates(problem: ProblemInput, options: SolveOptions, threads
  * Solves `problem` within `options.timeLimit` seconds on up to two threads of `runner`. Seeds,
  * cuts and schedules follow from `options.seed`; the answer depends on timing (time budgets only).
  */
-export async function cooperate(problem: ProblemInput, options: SolveOptions, runner: CoopRunner, now: () => number = () => globalThis.performance.now()): Promise<SolveResult> {
+export async function cooperate(
+  problem: ProblemInput,
+  options: SolveOptions,
+  runner: CoopRunner,
+  now: () => number = () => globalThis.performance.now(),
+  plan: CoopPlan = {},
+): Promise<SolveResult> {
   const started = now();
   const timeLimit = options.timeLimit ?? 1;
   const limitMs = timeLimit * 1000;
-  const epochs = sectorEpochs(timeLimit) + 1;
+  const epochs = sectorEpochs(timeLimit, plan) + 1;
+  const wholeShare = plan.wholeShare ?? WHOLE_SHARE;
+  const depotShare = plan.depotShare ?? DEPOT_SHARE;
   const seed = options.seed ?? 1;
   const objective = options.objective;
   // the streams of solveParallel's sector epochs: angle, pivot, shape
@@ -119,11 +137,11 @@ export async function cooperate(problem: ProblemInput, options: SolveOptions, ru
   const halves = runner.free() >= 2 ? depotHalves(problem) : null;
   let best: SolveResult | null;
   if (halves !== null) {
-    const parts = await Promise.all(halves.map((half, w) => runner.run(half, epochOptions(epochs, w, limitMs * DEPOT_SHARE), w === 0)));
+    const parts = await Promise.all(halves.map((half, w) => runner.run(half, epochOptions(epochs, w, limitMs * depotShare), w === 0)));
     for (const r of parts) iterations += r?.stats.iterations ?? 0;
     const joined = { routes: parts.flatMap((r) => r?.routes ?? []) };
-    best = await whole(epochs + 1, Math.max(1, limitMs * WHOLE_SHARE - (now() - started)), joined);
-  } else best = await whole(0, limitMs * WHOLE_SHARE);
+    best = await whole(epochs + 1, Math.max(1, limitMs * wholeShare - (now() - started)), joined);
+  } else best = await whole(0, limitMs * wholeShare);
   if (best === null) throw new Error('cooperate: the main search gave no answer');
   for (let e = 1; e < epochs; e++) {
     const left = limitMs - (now() - started);
