@@ -50,7 +50,7 @@ export class GroupCommit {
   private readonly version: Statement;
   private readonly fd: number;
   /** Syncs begun, commits counted, the syncs' summed and longest time in ms (tests, bench). */
-  readonly stats = { syncs: 0, commits: 0, syncMs: 0, maxSyncMs: 0 };
+  readonly stats = { syncs: 0, commits: 0, syncMs: 0, maxSyncMs: 0, waits: 0, waitMs: 0, maxWaitMs: 0 };
   listener: SyncListener | undefined;
 
   constructor(db: Db, path: string) {
@@ -92,8 +92,15 @@ export class GroupCommit {
   until(commits: number): Promise<void> | undefined {
     if (this.failed) return Promise.reject(this.failed);
     if (this.synced >= commits) return undefined;
+    const began = performance.now();
+    this.stats.waits++;
+    const waited = () => {
+      const ms = performance.now() - began;
+      this.stats.waitMs += ms;
+      if (ms > this.stats.maxWaitMs) this.stats.maxWaitMs = ms;
+    };
     return new Promise<void>((resolve, reject) => {
-      this.waiters.push({ commits, resolve, reject });
+      this.waiters.push({ commits, resolve: () => (waited(), resolve()), reject });
       this.next();
     });
   }
