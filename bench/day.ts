@@ -171,7 +171,7 @@ function advanceGreedy(t: number): void {
   }
 }
 
-const replans: Array<{ at: string; ms: number; placed: number; of: number; status: string }> = [];
+const replans: Array<{ at: string; ms: number; placed: number; of: number; status: string; moved: number; kept: number }> = [];
 for (const batch of batches) {
   simNow = localMs(batch.at);
   // the vans move: stops whose departure has passed are confirmed then; each van's position now
@@ -201,12 +201,17 @@ for (const batch of batches) {
   }
   const ids = await addOrders(batch.orders);
   for (const o of await port.planning.getOrdersByIds(company.id, ids)) ordersById.set(o.id, o);
+  // the van of each pending stop before the re-plan (kept orders moved to another van, after it)
+  const vanOf = async () => new Map((await dayRoutes()).flatMap((r) => r.stops.filter((x) => x.stopType === 'order' && x.status === 'pending').map((x) => [x.orderId!, r.vehicleId] as const)));
+  const vansBefore = await vanOf();
   const t0 = performance.now();
   const busyVan = (await dayRoutes())[0]?.vehicleId;
   const job = await wait((await call('POST', '/api/internal/v1/planning/replan', { date, order_ids: ids, ...(NO_NEW_ROUTES && busyVan ? { vehicle_ids: [busyVan] } : {}) })).job_id);
   const ms = performance.now() - t0;
   const unassigned = job.status === 'done' ? (job.result as { unassigned: unknown[] }).unassigned.length : ids.length;
-  replans.push({ at: batch.at, ms, placed: ids.length - unassigned, of: ids.length, status: job.status === 'done' ? 'done' : `failed: ${job.error}` });
+  const vansAfter = await vanOf();
+  const moved = [...vansBefore].filter(([o, v]) => vansAfter.has(o) && vansAfter.get(o) !== v).length;
+  replans.push({ at: batch.at, ms, placed: ids.length - unassigned, of: ids.length, status: job.status === 'done' ? 'done' : `failed: ${job.error}`, moved, kept: vansBefore.size });
 
   // greedy: each new order at its cheapest feasible place now, nothing else moved
   advanceGreedy(simNow);
@@ -259,7 +264,8 @@ const sorted = replans.map((r) => r.ms).sort((a, b) => a - b);
 const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
 const late = lateOrders.length;
 console.log(`city: ${city.orders.length} orders, ${earlyOrders.length} known at 06:00 (morning plan: ${morningKm.toFixed(1)} km, ${morningUnassigned} unassigned), ${late} late in ${BATCHES} batches`);
-for (const r of replans) console.log(`  re-plan at ${r.at}: ${r.ms.toFixed(0)} ms, placed ${r.placed}/${r.of} (${r.status})`);
+for (const r of replans) console.log(`  re-plan at ${r.at}: ${r.ms.toFixed(0)} ms, placed ${r.placed}/${r.of} (${r.status}), kept stops moved to another van ${r.moved}/${r.kept}`);
+console.log(`kept stops moved to another van: ${replans.reduce((a, r) => a + r.moved, 0)} over the day`);
 console.log(`re-plan time: p50 ${pct(0.5).toFixed(0)} ms, p95 ${pct(0.95).toFixed(0)} ms`);
 const placed = replans.reduce((a, r) => a + r.placed, 0);
 console.log(`km of the day, re-planned:      ${dayKm.toFixed(1)} km, ${dayRouteCount} routes, late orders placed ${placed}/${late}`);
