@@ -16,7 +16,7 @@
  *   cheapest feasible place at its arrival (the quote's evaluator on the day in progress), nothing
  *   else moved.
  *
- *   npx tsx bench/day.ts [--batches 5] [--late-share 0.2] [--seed 1] [--budget S] [--no-new-routes] [--dump DIR] [--cpu-clock] [--no-reference]
+ *   npx tsx bench/day.ts [--batches 5] [--late-share 0.2] [--seed 1] [--budget S] [--no-new-routes] [--dump DIR] [--cpu-clock [--morning-iterations N]] [--no-reference]
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,6 +54,12 @@ const NO_NEW_ROUTES = process.argv.includes('--no-new-routes');
 const CPU_CLOCK = process.argv.includes('--cpu-clock');
 /** --no-reference: no all-known plan (A/B runs of re-plan variants compare the day's km; the reference does not depend on them). */
 const NO_REFERENCE = process.argv.includes('--no-reference');
+/**
+ * --morning-iterations N (with --cpu-clock): the morning plan is searched for N iterations instead
+ * of its time budget, so that every run of a seed starts its day from the same morning plan (A/B
+ * runs of re-plan variants then differ only in the re-plans).
+ */
+const MORNING_ITERATIONS = arg('morning-iterations', 0);
 /** --dump DIR: every solve's problem and answer as JSON files there (to replay them offline). */
 const DUMP = process.argv.includes('--dump') ? process.argv[process.argv.indexOf('--dump') + 1] : undefined;
 
@@ -98,7 +104,14 @@ const cpuNow = () => {
   return (u.user + u.system) / 1000;
 };
 const pool: SolveRunner & { destroy?: () => Promise<void> } = CPU_CLOCK
-  ? { size: 1, run: async (task) => solve(task.problem, { ...task.options, validate: false }, { now: cpuNow }) }
+  ? {
+      size: 1,
+      run: async (task) => {
+        // the morning plan (no day in progress) by iterations when asked: the same plan every run of a seed
+        const fixed = MORNING_ITERATIONS > 0 && task.problem.now === undefined;
+        return solve(task.problem, { ...task.options, validate: false, ...(fixed ? { timeLimit: undefined, iterations: MORNING_ITERATIONS } : {}) }, { now: cpuNow });
+      },
+    }
   : new SolverPool({ threads: 1 });
 let solves = 0;
 const jobs = new JobService({
@@ -158,7 +171,7 @@ function advanceGreedy(t: number): void {
   }
 }
 
-const replans: Array<{ at: string; ms: number; placed: number; of: number; status: string }> = [];
+const replans: Array<{ at: string; ms: number; placed: number; of: number; status: string; moved: number; kept: number }> = [];
 for (const batch of batches) {
   simNow = localMs(batch.at);
   // the vans move: stops whose departure has passed are confirmed then; each van's position now
@@ -188,12 +201,17 @@ for (const batch of batches) {
   }
   const ids = await addOrders(batch.orders);
   for (const o of await port.planning.getOrdersByIds(company.id, ids)) ordersById.set(o.id, o);
+  // the van of each pending stop before the re-plan (kept orders moved to another van, after it)
+  const vanOf = async () => new Map((await dayRoutes()).flatMap((r) => r.stops.filter((x) => x.stopType === 'order' && x.status === 'pending').map((x) => [x.orderId!, r.vehicleId] as const)));
+  const vansBefore = await vanOf();
   const t0 = performance.now();
   const busyVan = (await dayRoutes())[0]?.vehicleId;
   const job = await wait((await call('POST', '/api/internal/v1/planning/replan', { date, order_ids: ids, ...(NO_NEW_ROUTES && busyVan ? { vehicle_ids: [busyVan] } : {}) })).job_id);
   const ms = performance.now() - t0;
   const unassigned = job.status === 'done' ? (job.result as { unassigned: unknown[] }).unassigned.length : ids.length;
-  replans.push({ at: batch.at, ms, placed: ids.length - unassigned, of: ids.length, status: job.status === 'done' ? 'done' : `failed: ${job.error}` });
+  const vansAfter = await vanOf();
+  const moved = [...vansBefore].filter(([o, v]) => vansAfter.has(o) && vansAfter.get(o) !== v).length;
+  replans.push({ at: batch.at, ms, placed: ids.length - unassigned, of: ids.length, status: job.status === 'done' ? 'done' : `failed: ${job.error}`, moved, kept: vansBefore.size });
 
   // greedy: each new order at its cheapest feasible place now, nothing else moved
   advanceGreedy(simNow);
@@ -246,7 +264,8 @@ const sorted = replans.map((r) => r.ms).sort((a, b) => a - b);
 const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
 const late = lateOrders.length;
 console.log(`city: ${city.orders.length} orders, ${earlyOrders.length} known at 06:00 (morning plan: ${morningKm.toFixed(1)} km, ${morningUnassigned} unassigned), ${late} late in ${BATCHES} batches`);
-for (const r of replans) console.log(`  re-plan at ${r.at}: ${r.ms.toFixed(0)} ms, placed ${r.placed}/${r.of} (${r.status})`);
+for (const r of replans) console.log(`  re-plan at ${r.at}: ${r.ms.toFixed(0)} ms, placed ${r.placed}/${r.of} (${r.status}), kept stops moved to another van ${r.moved}/${r.kept}`);
+console.log(`kept stops moved to another van: ${replans.reduce((a, r) => a + r.moved, 0)} over the day`);
 console.log(`re-plan time: p50 ${pct(0.5).toFixed(0)} ms, p95 ${pct(0.95).toFixed(0)} ms`);
 const placed = replans.reduce((a, r) => a + r.placed, 0);
 console.log(`km of the day, re-planned:      ${dayKm.toFixed(1)} km, ${dayRouteCount} routes, late orders placed ${placed}/${late}`);

@@ -4,7 +4,8 @@
  * (submit -> done) p50 / p95 over several runs, and the gap of each run's total distance to jobs
  * with a 60 s budget on the same instance (the median of `--reference-runs` of them, seeds 1, 3, ...).
  *
- *   npx tsx bench/jobs.ts [--runs 7] [--budget S] [--reference 60] [--reference-runs 1] [--threads 2] [--seeds N]
+ *   npx tsx bench/jobs.ts [--runs 7] [--budget S] [--reference 60] [--reference-runs 1 | --reference-km K] [--threads 2] [--seeds N]
+ *                         [--twin] [--overlap S] [--cpu-clock [--cpu-share S]] [--trace] [--instance city|road]
  *
  * Without `--budget` the service's default budget for 500 orders (`defaultBudgetSec`); without
  * `--seeds` the service's default (one seed, plus a spare seed on each idle pool thread);
@@ -24,6 +25,14 @@
  * same job alone"): per run, the job alone in a child process, and the same job (same seed) in two
  * child processes at once, in turns (alone first on odd runs); each child warms up its own pool,
  * then all start together. Reports each twin's distance against the alone run's.
+ *
+ * `--cpu-clock` times every solver task by the CPU time of its thread instead of wall time (the
+ * budget is then seconds of CPU a thread; the 60 s references too), so that variants compared on
+ * a machine shared with other work did the same work whatever the load; the cooperative solve's
+ * epochs follow a clock that moves by each epoch's CPU time. The job times are still wall time.
+ * `--cpu-share S` (with `--cpu-clock`) runs every thread's clock at 1/S of its CPU time: a job as
+ * it would run on S of a core per thread, e.g. 0.5 for the twin case (two jobs on two cores at once,
+ * the same wall budget) without a second job beside it.
  */
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
@@ -35,6 +44,8 @@ import { SolverPool } from '../src/pool/pool.js';
 import { cityStore, loadCity } from './jobs-city.js';
 import { loadRoadCity } from './road-city.js';
 import type { MatrixProvider } from '../src/jobs/problem.js';
+import type { SolveRunner } from '../src/pool/scheduler.js';
+import type { SolveTaskResult } from '../src/pool/messages.js';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -46,6 +57,8 @@ const city = loadCity();
 const budget = arg('budget', defaultBudgetSec(city.orders.length));
 const reference = arg('reference', 60);
 const referenceRuns = arg('reference-runs', 1);
+/** `--reference-km K`: no reference jobs; the gaps are to K km (a reference measured before). */
+const referenceKm = process.argv.includes('--reference-km') ? arg('reference-km', 0) : undefined;
 const threads = arg('threads', 2);
 const seeds = process.argv.includes('--seeds') ? arg('seeds', 1) : undefined;
 /** Seeds one job uses: runs i and i + 1 do not share any. */
@@ -54,6 +67,10 @@ const overlap = process.argv.includes('--overlap') ? arg('overlap', 1) : undefin
 const instanceAt = process.argv.indexOf('--instance');
 const instance = instanceAt > 0 ? process.argv[instanceAt + 1] : 'city';
 if (instance !== 'city' && instance !== 'road') throw new Error(`--instance must be city or road, not ${instance}`);
+const cpuClock = process.argv.includes('--cpu-clock');
+const cpuShare = arg('cpu-share', 1);
+const trace = process.argv.includes('--trace');
+if (!(cpuShare > 0 && cpuShare <= 1)) throw new Error('--cpu-share takes a share of a core in (0, 1]');
 
 /** The road city's matrices for the job's points (which must be the file's locations, in order). */
 function roadProvider(): MatrixProvider {
@@ -75,10 +92,14 @@ interface Run {
   routes: number;
   unassigned: number;
   reasons: string;
+  /** Iterations of the job's solve, all threads. */
+  iterations: number;
+  /** CPU time its solver threads spent on the job's tasks, ms (their answers' cpuMs). */
+  cpuMs: number;
 }
 
 /** Plans the whole city for one company of the store through the service, and times it. */
-async function timedJob(service: JobService, store: MemoryPlanningStore, companyId: number): Promise<Run> {
+async function timedJob(service: JobService, store: MemoryPlanningStore, companyId: number, iterations: () => number = () => 0, cpuMs: () => number = () => NaN): Promise<Run> {
   const t0 = performance.now();
   const job = await service.submit(companyId, { external_ids: city.orders.map((o) => o.externalId!) });
   const done = await service.waitFor(companyId, job.job_id);
@@ -88,17 +109,83 @@ async function timedJob(service: JobService, store: MemoryPlanningStore, company
   const km = result.route_ids.reduce((sum, id) => sum + store.getRoute(id)!.plannedMileageKm, 0);
   const count = new Map<string, number>();
   for (const u of result.unassigned) count.set(u.reason, (count.get(u.reason) ?? 0) + 1);
-  return { ms, km, routes: result.route_ids.length, unassigned: result.unassigned.length, reasons: [...count].map(([r, n]) => `${r} ${n}`).join(', ') || '-' };
+  return { ms, km, routes: result.route_ids.length, unassigned: result.unassigned.length, reasons: [...count].map(([r, n]) => `${r} ${n}`).join(', ') || '-', iterations: iterations(), cpuMs: cpuMs() };
 }
 
-function serviceFor(store: MemoryPlanningStore, pool: SolverPool, budgetSec: number, seed: number): JobService {
-  return new JobService({ store, pool, timeBudgetSec: budgetSec, seed, seedsPerSolve: seeds, abortGraceSec: 30, ...(matrix ? { matrix } : {}) });
+/**
+ * The pool as the job's scheduler sees it. `--cpu-clock`: the pool's tasks timed by their threads'
+ * CPU time (scaled by `--cpu-share`), and the clock of the cooperative solve's epochs: a task that
+ * settles moves it to the task's start plus the time the task's own clock measured (its time
+ * limit when it came back empty), so an epoch of two tasks lasts as long as the longer one,
+ * whatever the wait for a core. `--trace`: one line per task on stderr (when it started and ended
+ * in the job's wall time, its orders, time limit, its own clock's time, its thread's CPU time,
+ * iterations, distance). Always: the CPU time of the tasks' threads, summed (`cpuMs`).
+ */
+function instrumented(pool: SolverPool, clockShare: number | undefined = cpuClock ? cpuShare : undefined): { pool: SolveRunner; clock?: () => number; cpuMs: () => number } {
+  let virtualMs = 0;
+  let cpuMs = 0;
+  const t0 = performance.now();
+  return {
+    ...(clockShare !== undefined ? { clock: () => virtualMs } : {}),
+    cpuMs: () => cpuMs,
+    pool: {
+      size: pool.size,
+      run: async (task, options) => {
+        const startedMs = virtualMs;
+        const startedWall = performance.now() - t0;
+        let used = (task.options.timeLimit ?? 0) * 1000;
+        let answer: SolveTaskResult | undefined;
+        try {
+          answer = await pool.run(clockShare !== undefined ? { ...task, cpuClock: clockShare } : task, options);
+          used = answer.stats.elapsedMs;
+          cpuMs += answer.cpuMs ?? 0;
+          return answer;
+        } finally {
+          virtualMs = Math.max(virtualMs, startedMs + used);
+          if (trace) {
+            const f = (x: number | undefined) => (x === undefined ? '-' : x.toFixed(0));
+            console.error(
+              `  task ${f(startedWall)}-${f(performance.now() - t0)} ms: ${task.problem.orders.length} orders, limit ${f((task.options.timeLimit ?? 0) * 1000)} ms, clock ${f(answer?.stats.elapsedMs)} ms, cpu ${f(answer?.cpuMs)} ms, ${answer?.stats.iterations ?? '-'} it, ${answer ? (answer.distance / 1000).toFixed(2) : '-'} km${task.stop ? ' (spare)' : ''}`,
+            );
+          }
+        }
+      },
+    },
+  };
 }
 
-async function once(pool: SolverPool, budgetSec: number, seed: number): Promise<Run> {
+function serviceFor(store: MemoryPlanningStore, pool: SolverPool, budgetSec: number, seed: number, onIterations?: (n: number) => void, warmUp = false): { service: JobService; cpuMs: () => number } {
+  const timed = instrumented(pool, warmUp ? 1 : undefined);
+  // a task timed by its CPU time may wait for a core far longer than its budget on a busy machine
+  const service = new JobService({
+    store,
+    pool: timed.pool,
+    ...(timed.clock ? { solveClock: timed.clock } : {}),
+    timeBudgetSec: budgetSec,
+    seed,
+    seedsPerSolve: seeds,
+    abortGraceSec: cpuClock || warmUp ? 3600 : 30,
+    ...(matrix ? { matrix } : {}),
+    ...(onIterations ? { onSolved: ({ result }) => onIterations(result.stats.iterations) } : {}),
+  });
+  return { service, cpuMs: timed.cpuMs };
+}
+
+async function once(pool: SolverPool, budgetSec: number, seed: number, warmUp = false): Promise<Run> {
   const store = cityStore(city);
-  return timedJob(serviceFor(store, pool, budgetSec, seed), store, city.company.id);
+  let iterations = 0;
+  const { service, cpuMs } = serviceFor(store, pool, budgetSec, seed, (n) => (iterations += n), warmUp);
+  return timedJob(service, store, city.company.id, () => iterations, cpuMs);
 }
+
+/**
+ * The warm-up before the measured jobs: threads started and the search's code compiled, as in a
+ * service that has run jobs before. A job of WARM_UP_CPU_SEC seconds of CPU a thread (timed by its
+ * threads' CPU time whatever the bench's clock), so that a busy machine, on which a wall-clock
+ * warm-up of 0.5 s did no iteration of the search (issue 42, session 29), warms it up all the same.
+ */
+const WARM_UP_CPU_SEC = 1.5;
+const warmUp = (pool: SolverPool) => once(pool, WARM_UP_CPU_SEC, 999, true);
 
 function quantile(sorted: number[], q: number): number {
   const i = (sorted.length - 1) * q;
@@ -109,7 +196,7 @@ function quantile(sorted: number[], q: number): number {
 /** Two companies' cities on one service; the second submitted `delaySec` after the first. */
 async function pair(pool: SolverPool, budgetSec: number, seed: number, delaySec: number): Promise<[Run, Run]> {
   const store = cityStore(city, city.orders.length, 2);
-  const service = serviceFor(store, pool, budgetSec, seed);
+  const { service } = serviceFor(store, pool, budgetSec, seed);
   const first = timedJob(service, store, city.company.id);
   await new Promise((r) => setTimeout(r, delaySec * 1000));
   const second = timedJob(service, store, city.company.id + 1);
@@ -120,6 +207,8 @@ async function pair(pool: SolverPool, budgetSec: number, seed: number, delaySec:
 function child(seed: number): { ready: Promise<void>; go: () => void; result: Promise<Run> } {
   const args = ['--import', 'tsx', fileURLToPath(import.meta.url), '--single', String(seed), '--budget', String(budget), '--threads', String(threads), '--instance', instance];
   if (seeds !== undefined) args.push('--seeds', String(seeds));
+  if (cpuClock) args.push('--cpu-clock', '--cpu-share', String(cpuShare));
+  if (trace) args.push('--trace');
   const proc = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
   let out = '';
   let onReady: () => void = () => undefined;
@@ -163,15 +252,15 @@ async function twins(): Promise<void> {
       [alone] = await together(seed, 1);
     }
     rows.push({ alone: alone!, pair: pairRuns });
-    console.error(`run ${i + 1}/${runs} (seed ${seed}): alone ${alone!.km.toFixed(2)} km in ${(alone!.ms / 1000).toFixed(2)} s; two at once ${pairRuns.map((r) => `${r.km.toFixed(2)} km in ${(r.ms / 1000).toFixed(2)} s`).join(', ')}`);
+    console.error(`run ${i + 1}/${runs} (seed ${seed}): alone ${alone!.km.toFixed(2)} km in ${(alone!.ms / 1000).toFixed(2)} s (${alone!.iterations} it, ${(alone!.cpuMs / 1000).toFixed(2)} s of CPU); two at once ${pairRuns.map((r) => `${r.km.toFixed(2)} km in ${(r.ms / 1000).toFixed(2)} s (${r.iterations} it, ${(r.cpuMs / 1000).toFixed(2)} s of CPU)`).join(', ')}`);
   }
   const gaps = rows.flatMap((r) => r.pair.map((p) => (100 * (p.km - r.alone.km)) / r.alone.km)).sort((a, b) => a - b);
   const times = rows.flatMap((r) => r.pair.map((p) => p.ms)).sort((a, b) => a - b);
-  console.log(`| runs | budget | threads per process | alone: median km | two at once: median km | gap of each twin to its run alone (median / worst) | twin job time p50 |`);
-  console.log('|---|---|---|---|---|---|---|');
+  console.log(`| runs | budget | threads per process | alone: median km | two at once: median km | gap of each twin to its run alone (median / worst) | twin job time p50 | solver CPU a job, alone / twin (median) |`);
+  console.log('|---|---|---|---|---|---|---|---|');
   const med = (xs: number[]) => quantile([...xs].sort((a, b) => a - b), 0.5);
   console.log(
-    `| ${runs} | ${budget} s | ${threads} | ${med(rows.map((r) => r.alone.km)).toFixed(2)} | ${med(rows.flatMap((r) => r.pair.map((p) => p.km))).toFixed(2)} | ${quantile(gaps, 0.5).toFixed(2)} % / ${gaps.at(-1)!.toFixed(2)} % | ${(quantile(times, 0.5) / 1000).toFixed(2)} s |`,
+    `| ${runs} | ${budget} s | ${threads} | ${med(rows.map((r) => r.alone.km)).toFixed(2)} | ${med(rows.flatMap((r) => r.pair.map((p) => p.km))).toFixed(2)} | ${quantile(gaps, 0.5).toFixed(2)} % / ${gaps.at(-1)!.toFixed(2)} % | ${(quantile(times, 0.5) / 1000).toFixed(2)} s | ${(med(rows.map((r) => r.alone.cpuMs)) / 1000).toFixed(2)} s / ${(med(rows.flatMap((r) => r.pair.map((p) => p.cpuMs))) / 1000).toFixed(2)} s |`,
   );
 }
 
@@ -180,13 +269,13 @@ else {
   const pool = new SolverPool({ threads });
   try {
     if (single !== undefined) {
-      await once(pool, 0.5, 1); // warm-up: threads started, code compiled
+      await warmUp(pool);
       process.stdout.write('ready\n');
       await new Promise<void>((r) => process.stdin.once('data', () => r()));
       process.stdout.write(JSON.stringify(await once(pool, budget, single)) + '\n');
       process.stdin.pause();
     } else {
-      await once(pool, 0.5, 1); // warm-up: threads started, code compiled
+      await warmUp(pool);
       if (overlap !== undefined) {
         const firsts: Run[] = [];
         const seconds: Run[] = [];
@@ -207,28 +296,35 @@ else {
         for (let i = 0; i < runs; i++) {
           results.push(await once(pool, budget, 1 + i * seedStep));
           const r = results.at(-1)!;
-          console.error(`run ${i + 1}/${runs}: ${(r.ms / 1000).toFixed(2)} s, ${r.km.toFixed(2)} km, ${r.routes} routes, ${r.unassigned} unassigned`);
+          console.error(`run ${i + 1}/${runs}: ${(r.ms / 1000).toFixed(2)} s, ${r.km.toFixed(2)} km, ${r.routes} routes, ${r.unassigned} unassigned, ${r.iterations} iterations, ${(r.cpuMs / 1000).toFixed(2)} s of solver CPU`);
         }
         const refs: Run[] = [];
-        for (let i = 0; i < referenceRuns; i++) {
+        for (let i = 0; referenceKm === undefined && i < referenceRuns; i++) {
           console.error(`reference ${i + 1}/${referenceRuns}: one job with a ${reference} s budget...`);
           refs.push(await once(pool, reference, 1 + i * seedStep));
           console.error(`  ${refs.at(-1)!.km.toFixed(2)} km, ${refs.at(-1)!.routes} routes`);
         }
-        const ref = [...refs].sort((a, b) => a.km - b.km)[Math.floor((refs.length - 1) / 2)];
+        const ref: Run =
+          referenceKm !== undefined
+            ? { ms: NaN, km: referenceKm, routes: NaN, unassigned: NaN, reasons: 'given', iterations: NaN, cpuMs: NaN }
+            : [...refs].sort((a, b) => a.km - b.km)[Math.floor((refs.length - 1) / 2)];
         const times = results.map((r) => r.ms).sort((a, b) => a - b);
         const gaps = results.map((r) => (100 * (r.km - ref.km)) / ref.km);
         const fmt = (x: number) => x.toFixed(2);
-        console.log(`Instance: ${instance === 'road' ? 'the city on its road graph (data/city-road matrices)' : 'the city (haversine)'}. Seeds per job: ${seeds === undefined ? `service default (one, plus spares on idle threads of ${threads})` : seeds}.\n`);
+        console.log(`Instance: ${instance === 'road' ? 'the city on its road graph (data/city-road matrices)' : 'the city (haversine)'}. Seeds per job: ${seeds === undefined ? `service default (one, plus spares on idle threads of ${threads})` : seeds}.${cpuClock ? ` Budgets in CPU seconds of each thread${cpuShare < 1 ? `, every thread's clock at 1/${cpuShare} of its CPU time (as on ${cpuShare} of a core)` : ''}; job times are wall time.` : ''}\n`);
         console.log(`| runs | budget | p50 job time | p95 job time | distance (median) | routes | unassigned | gap to ${reference} s (median / worst) |`);
         console.log('|---|---|---|---|---|---|---|---|');
         const kms = results.map((r) => r.km).sort((a, b) => a - b);
         console.log(
           `| ${runs} | ${budget} s | ${fmt(quantile(times, 0.5) / 1000)} s | ${fmt(quantile(times, 0.95) / 1000)} s | ${fmt(quantile(kms, 0.5))} km | ${results.map((r) => r.routes).join('/')} | ${results.map((r) => r.unassigned).join('/')} | ${fmt(quantile([...gaps].sort((a, b) => a - b), 0.5))} % / ${fmt(Math.max(...gaps))} % |`,
         );
-        console.log(
-          `\nReference (${reference} s budget, median of ${refs.length}): ${fmt(ref.km)} km, ${ref.routes} routes, ${ref.unassigned} unassigned (${ref.reasons}), job time ${fmt(ref.ms / 1000)} s; all: ${refs.map((r) => fmt(r.km)).join(', ')} km.`,
-        );
+        if (referenceKm !== undefined) console.log(`\nReference: ${fmt(referenceKm)} km, given (--reference-km), not run.`);
+        else
+          console.log(
+            `\nReference (${reference} s budget, median of ${refs.length}): ${fmt(ref.km)} km, ${ref.routes} routes, ${ref.unassigned} unassigned (${ref.reasons}), job time ${fmt(ref.ms / 1000)} s; all: ${refs.map((r) => fmt(r.km)).join(', ')} km.`,
+          );
+        const its = results.map((r) => r.iterations).sort((a, b) => a - b);
+        console.log(`Iterations a job (all threads): median ${quantile(its, 0.5)}, ${its[0]}-${its.at(-1)}.`);
         console.log(`Unassigned reasons of the ${budget} s runs: ${[...new Set(results.map((r) => r.reasons))].join(' | ')}.`);
       }
     }

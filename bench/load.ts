@@ -16,6 +16,7 @@
  * clients elsewhere would not compete with it at all (Linux: the main thread, where autocannon runs).
  * `--profile DIR`: the server runs under `node --cpu-prof` (its main thread's profile lands in DIR;
  * bench/long-tasks.ts lists the stretches that held its event loop, and what ran in them).
+ * `--server-flags="..."`: node flags for the server process (e.g. --server-flags="--max-semi-space-size=32 --trace-gc").
  */
 import { spawn } from 'node:child_process';
 import { getPriority, setPriority } from 'node:os';
@@ -24,7 +25,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '15' }, 'no-hostile': { type: 'boolean', default: false }, profile: { type: 'string' }, 'client-nice': { type: 'string', default: '0' }, 'solver-nice': { type: 'string', default: '10' } } });
+const { values } = parseArgs({ options: { duration: { type: 'string', default: '15' }, 'no-hostile': { type: 'boolean', default: false }, profile: { type: 'string' }, 'client-nice': { type: 'string', default: '0' }, 'solver-nice': { type: 'string', default: '10' }, 'server-flags': { type: 'string', default: '' } } });
 const DURATION = Number(values.duration);
 
 interface Seed {
@@ -37,7 +38,8 @@ interface Seed {
 }
 
 const profile = values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile, '--cpu-prof-interval', '500'] : [];
-const server = spawn(process.execPath, [...profile, '--import', 'tsx', `${here}load-server.ts`], {
+const serverFlags = values['server-flags']!.split(' ').filter(Boolean);
+const server = spawn(process.execPath, [...serverFlags, ...profile, '--import', 'tsx', `${here}load-server.ts`], {
   stdio: ['ignore', 'pipe', 'inherit'],
   env: { ...process.env, DELIVERY_PLANNER_SOLVER_NICE: values['solver-nice'] },
 });
@@ -58,7 +60,9 @@ server.stdout!.on('data', (d: Buffer) => {
   buffer += d.toString();
   let i: number;
   while ((i = buffer.indexOf('\n')) >= 0) {
-    lines.push(buffer.slice(0, i));
+    // the server's JSON lines; anything else (--server-flags="--trace-gc") goes to stderr
+    if (buffer.startsWith('{')) lines.push(buffer.slice(0, i));
+    else process.stderr.write(buffer.slice(0, i + 1));
     buffer = buffer.slice(i + 1);
   }
 });

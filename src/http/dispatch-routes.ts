@@ -22,7 +22,7 @@ import type { FastifyInstance } from 'fastify';
 import { DispatchError, DispatchService } from '../service/dispatch.js';
 import { assignVehicleRequestSchema, MAX_POSITIONS, parseInstant, positionInputSchema, startRouteRequestSchema, stopStatusRequestSchema } from '../contract/driver.js';
 import type { OrderService } from '../service/orders.js';
-import type { Clock } from '../service/time.js';
+import { localDate as localDateOf, type Clock } from '../service/time.js';
 import type { StorePort } from '../store/port.js';
 import type { NewPosition } from '../store/types.js';
 import { authOf } from './auth.js';
@@ -75,9 +75,9 @@ function mapDispatchError(error: unknown): never {
   throw error;
 }
 
-/** `YYYY-MM-DD` of an instant in a time zone. */
+/** `YYYY-MM-DD` of an instant in a time zone (service/time.ts keeps one formatter per zone). */
 export function localDate(utc: string, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(utc));
+  return localDateOf(new Date(utc), timeZone);
 }
 
 function body<S extends Parameters<typeof parseDispatchBody>[0]>(schema: S, value: unknown, optional = false) {

@@ -19,10 +19,16 @@ export interface SolveTask {
   /** Absolute deadline (Date.now() milliseconds), on top of `options.timeLimit`: the thread's
    *  own start-up and the wait for a free thread count against it. */
   deadline?: number;
+  /** The task's clock is the CPU time of its thread (thread-clock.ts) divided by this share of a
+   *  core (1: plain CPU time; 0.5: the solve runs as on half a core), not wall time, and `deadline`
+   *  is not applied: benchmarks that compare variants on a busy machine. */
+  cpuClock?: number;
   /** Written by the thread when it begins the task (pool/thread-cpu.ts): its thread id and CPU
    *  time, so the overrun guard can tell a stuck solve from a starved one. */
   cpu?: SharedArrayBuffer;
 }
 
-/** What a worker answers. */
-export type SolveTaskResult = SolveResult;
+/** What a worker answers: the solve's result, and the CPU time its thread spent on the task (ms,
+ *  thread-clock.ts; from the task's start in the thread to its answer, so the model's build and
+ *  the construction count, the message passing does not). */
+export type SolveTaskResult = SolveResult & { cpuMs?: number };

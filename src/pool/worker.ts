@@ -7,6 +7,7 @@
  * task of the same key (the epochs of one solve). The schema (zod) is loaded only for a task that
  * asks for validation: the threads of a short `solve --threads N` get validated input, and start
  * sooner without it.
+ * A task with `cpuClock` is timed by its thread's CPU time (thread-clock.ts; benchmarks).
  * In `serve` and `worker` the thread first lowers its own CPU priority (`--solver-nice`,
  * worker-nice.ts), so the event loop of its process gets a core first.
  */
@@ -14,7 +15,8 @@ import type { ProblemInput, SolveOptions, SolveResult } from '../model/input.js'
 import { buildProblem, type Problem } from '../model/problem.js';
 import { obtainSharedMatrix } from '../model/shared-matrix.js';
 import { solveProblem, solveStop, solveValid, type SolveEnv } from '../solver/solve-core.js';
-import type { SolveTask } from './messages.js';
+import type { SolveTask, SolveTaskResult } from './messages.js';
+import { threadCpuMs } from './thread-clock.js';
 import { currentThreadId, markTaskBegun } from './thread-cpu.js';
 import { applySolverNice } from './worker-nice.js';
 
@@ -24,12 +26,20 @@ const THREAD_ID = currentThreadId();
 /** The model of this thread's last keyed task. */
 let cached: { key: string; problem: Problem } | null = null;
 
-export default async function solveTask(task: SolveTask): Promise<SolveResult> {
+export default async function solveTask(task: SolveTask): Promise<SolveTaskResult> {
   markTaskBegun(task.cpu, THREAD_ID);
+  const cpu0 = threadCpuMs();
+  const result = await solveOnThread(task);
+  return { ...result, cpuMs: threadCpuMs() - cpu0 };
+}
+
+async function solveOnThread(task: SolveTask): Promise<SolveResult> {
   const flag = task.stop === undefined ? undefined : new Int32Array(task.stop);
   const env: SolveEnv = flag === undefined ? {} : { halted: () => Atomics.load(flag, 0) !== 0 };
+  const share = task.cpuClock;
+  if (share !== undefined && share > 0) env.now = () => threadCpuMs() / share;
   let options = task.options;
-  if (task.deadline !== undefined) {
+  if (task.deadline !== undefined && task.cpuClock === undefined) {
     const left = Math.max(0.001, (task.deadline - Date.now()) / 1000);
     options = { ...options, timeLimit: Math.min(options.timeLimit ?? Infinity, left) };
   }

@@ -189,8 +189,10 @@ function bestPlain(
   // distanceBound(sol, x, opens, r) is perDistance * x + perVehicle * opens - shed: its terms read
   // once (the route does not change during the scan), the same arithmetic below
   const vehicleTerm = perVehicle * opens;
+  // an insertion can shed the route's time and load penalties, never its cost of kept orders away
+  // from their vehicle (it adds an order, it takes none away)
   let shed = 0;
-  shed += r.penalty;
+  shed += r.penalty - c.perMoved * r.moved;
   for (let pos = from; pos <= to; pos++) {
     if (blinkRate > 0 && rand !== undefined && rand() < blinkRate) continue;
     const a = loc[pos];

@@ -92,6 +92,13 @@ export class PairScreen {
     let shed = 0;
     shed += r.penalty;
     if (s !== r) shed += s.penalty;
+    // relocate's own, tighter shed (Relocate.evaluate): of the cost of kept orders away from their
+    // vehicle only what the moved segment carries
+    // (the same terms in the same order as there, so the same number to the last bit)
+    const perMoved = c.perMoved;
+    let relShed = 0;
+    relShed += r.penalty - perMoved * r.moved;
+    if (s !== r) relShed += s.penalty - perMoved * s.moved;
 
     // relocate / or-opt (Relocate.evaluate): u's segment after or before v
     const first = L[i];
@@ -109,11 +116,12 @@ export class PairScreen {
       const removal = rem[len];
       const lastLoc = L[last];
       const lastSv = len === 1 && sym ? svFirst : D[lastLoc * n + sv];
+      const shedLen = s !== r && perMoved !== 0 ? relShed + perMoved * Math.min(len, r.moved) : relShed;
       if (
         // the whole of r onto s: no bound (the operator checks it in full)
         (r !== s && len === r.size) ||
-        perDistance * (removal + svFirst + D[lastLoc * n + after] - svAfter) + noVehicle - shed < limit ||
-        perDistance * (removal + beforeFirst + lastSv - beforeSv) + noVehicle - shed < limit
+        perDistance * (removal + svFirst + D[lastLoc * n + after] - svAfter) + noVehicle - shedLen < limit ||
+        perDistance * (removal + beforeFirst + lastSv - beforeSv) + noVehicle - shedLen < limit
       ) {
         mask = this.relocateBit;
         break;

@@ -51,6 +51,20 @@ export const DEPOT_SHARE = 0.3;
 export const SECTOR_EPOCH_SEC = 0.4;
 export const MAX_SECTOR_EPOCHS = 29;
 
+/**
+ * After the depot halves, the whole epoch runs only when it would give each thread at least this
+ * much CPU time at the share of a core the halves' threads got (their answers' `cpuMs` against the
+ * time they took); otherwise the halves' routes (when both served all their orders) go straight on
+ * to the sector epochs. On a busy machine the whole epoch's new start on every order (the model,
+ * neighbour lists and local search of 500 orders on each thread) costs most of the CPU it gets,
+ * and one of its two searches is thrown away. The 500-order city at 4.5 s, every task timed by its
+ * thread's CPU time as on a share of a core, 8 seeds in turns, without the whole epoch against
+ * with it (bench/RESULTS.md, session 29): at 1/8 of a core -8.4 km (shorter on 7 of 8); at 1/4
+ * +2.2 km (3 of 8), at 1/2 -1.7 km (6 of 8), at a whole core +0.6 km (4 of 8). So only where the
+ * whole epoch would get less than about 1/4 of a core: 200 ms at 4.5 s.
+ */
+export const MIN_WHOLE_CPU_MS = 200;
+
 /** Runs the searches of one cooperative solve on threads. */
 export interface CoopRunner {
   /** Threads this solve may use for its next epoch, its own included. */
@@ -59,13 +73,45 @@ export interface CoopRunner {
    * One search. The main one (`main`) must answer; another may stop early with its best so far,
    * or fail (null): its work is then lost and nothing else. `deadline` (Date.now() ms), when
    * given, caps the search's time limit where it runs: the thread's start counts against it.
+   * An answer may say how much CPU time its thread spent on it (`cpuMs`, the pool's answers do):
+   * the solve then knows the share of a core its threads get (see MIN_WHOLE_CPU_MS).
    */
-  run(problem: ProblemInput, options: SolveOptions, main: boolean, deadline?: number): Promise<SolveResult | null>;
+  run(problem: ProblemInput, options: SolveOptions, main: boolean, deadline?: number): Promise<(SolveResult & { cpuMs?: number }) | null>;
+}
+
+/** How one cooperative solve cuts its budget (benchmarks vary it; the defaults are measured). */
+export interface CoopPlan {
+  /** Default WHOLE_SHARE. */
+  wholeShare?: number;
+  /** Default DEPOT_SHARE. */
+  depotShare?: number;
+  /** Default SECTOR_EPOCH_SEC. */
+  sectorEpochSec?: number;
+  /** Default MIN_WHOLE_CPU_MS. */
+  minWholeCpuMs?: number;
+}
+
+/**
+ * The two halves' answers as one answer for the whole day, when both came back and each served all
+ * its orders (the halves share the day's matrix and vehicles, so a route costs what it cost in its
+ * half); null otherwise.
+ */
+export function joinHalves(problem: ProblemInput, parts: Array<SolveResult | null>): SolveResult | null {
+  if (parts.some((r) => r === null || r.unassigned.length > 0)) return null;
+  const byVehicle = new Map(parts.flatMap((r) => r!.routes.map((x) => [x.vehicleId, x] as const)));
+  const routes: SolveResult['routes'] = [];
+  for (const v of problem.vehicles) {
+    const r = byVehicle.get(v.id);
+    if (r !== undefined && r.stops.length > 0) routes.push(r);
+  }
+  const sum = (k: 'distance' | 'duration') => routes.reduce((s, r) => s + r[k], 0);
+  const iterations = parts.reduce((s, r) => s + r!.stats.iterations, 0);
+  return { routes, distance: sum('distance'), duration: sum('duration'), vehicles: routes.length, unassigned: [], stats: { elapsedMs: 0, iterations } };
 }
 
 /** Sector epochs after the whole one for a budget of `timeLimit` seconds (0: no cooperation). */
-export function sectorEpochs(timeLimit: number): number {
-  const n = Math.floor((timeLimit * (1 - WHOLE_SHARE)) / SECTOR_EPOCH_SEC + 1e-9);
+export function sectorEpochs(timeLimit: number, plan: CoopPlan = {}): number {
+  const n = Math.floor((timeLimit * (1 - (plan.wholeShare ?? WHOLE_SHARE))) / (plan.sectorEpochSec ?? SECTOR_EPOCH_SEC) + 1e-9);
   return n < 2 ? 0 : Math.min(MAX_SECTOR_EPOCHS, n);
 }
 
@@ -78,11 +124,19 @@ export function cooperates(problem: ProblemInput, options: SolveOptions, threads
  * Solves `problem` within `options.timeLimit` seconds on up to two threads of `runner`. Seeds,
  * cuts and schedules follow from `options.seed`; the answer depends on timing (time budgets only).
  */
-export async function cooperate(problem: ProblemInput, options: SolveOptions, runner: CoopRunner, now: () => number = () => globalThis.performance.now()): Promise<SolveResult> {
+export async function cooperate(
+  problem: ProblemInput,
+  options: SolveOptions,
+  runner: CoopRunner,
+  now: () => number = () => globalThis.performance.now(),
+  plan: CoopPlan = {},
+): Promise<SolveResult> {
   const started = now();
   const timeLimit = options.timeLimit ?? 1;
   const limitMs = timeLimit * 1000;
-  const epochs = sectorEpochs(timeLimit) + 1;
+  const epochs = sectorEpochs(timeLimit, plan) + 1;
+  const wholeShare = plan.wholeShare ?? WHOLE_SHARE;
+  const depotShare = plan.depotShare ?? DEPOT_SHARE;
   const seed = options.seed ?? 1;
   const objective = options.objective;
   // the streams of solveParallel's sector epochs: angle, pivot, shape
@@ -90,6 +144,18 @@ export async function cooperate(problem: ProblemInput, options: SolveOptions, ru
   const pivots = new Rng(seed * 71 + 5);
   const shapes = new Rng(seed * 53 + 11);
   let iterations = 0;
+  // the CPU time the answers' threads spent, and the time of the solve's clock they took
+  let cpuSpent = 0;
+  let clockSpent = 0;
+  const count = (r: (SolveResult & { cpuMs?: number }) | null) => {
+    if (r === null) return;
+    iterations += r.stats.iterations;
+    if (r.cpuMs !== undefined && r.stats.elapsedMs > 0) {
+      cpuSpent += r.cpuMs;
+      clockSpent += r.stats.elapsedMs;
+    }
+  };
+  const minWholeCpuMs = plan.minWholeCpuMs ?? MIN_WHOLE_CPU_MS;
   // the cooling schedule follows the time: an epoch of ms milliseconds from now covers that share
   const epochOptions = (e: number, w: number, ms: number): SolveOptions => {
     const from = Math.min(1, (now() - started) / limitMs);
@@ -106,7 +172,7 @@ export async function cooperate(problem: ProblemInput, options: SolveOptions, ru
     let top: SolveResult | null = null;
     for (const r of results) {
       if (r === null) continue;
-      iterations += r.stats.iterations;
+      count(r);
       if (top === null || betterScore(resultScore(r, objective), resultScore(top, objective))) top = r;
     }
     return top;
@@ -119,11 +185,17 @@ export async function cooperate(problem: ProblemInput, options: SolveOptions, ru
   const halves = runner.free() >= 2 ? depotHalves(problem) : null;
   let best: SolveResult | null;
   if (halves !== null) {
-    const parts = await Promise.all(halves.map((half, w) => runner.run(half, epochOptions(epochs, w, limitMs * DEPOT_SHARE), w === 0)));
-    for (const r of parts) iterations += r?.stats.iterations ?? 0;
+    const parts = await Promise.all(halves.map((half, w) => runner.run(half, epochOptions(epochs, w, limitMs * depotShare), w === 0)));
+    for (const r of parts) count(r);
     const joined = { routes: parts.flatMap((r) => r?.routes ?? []) };
-    best = await whole(epochs + 1, Math.max(1, limitMs * WHOLE_SHARE - (now() - started)), joined);
-  } else best = await whole(0, limitMs * WHOLE_SHARE);
+    const wholeMs = Math.max(1, limitMs * wholeShare - (now() - started));
+    // on a busy machine (less than minWholeCpuMs of CPU a thread in the whole epoch) the halves'
+    // routes go on to the sector epochs as they are (MIN_WHOLE_CPU_MS)
+    const share = clockSpent > 0 ? Math.min(1, cpuSpent / clockSpent) : 1;
+    const skip = wholeShare <= depotShare || share * wholeMs < minWholeCpuMs;
+    const complete = skip ? joinHalves(problem, parts) : null;
+    best = complete ?? (await whole(epochs + 1, wholeMs, joined));
+  } else best = await whole(0, limitMs * wholeShare);
   if (best === null) throw new Error('cooperate: the main search gave no answer');
   for (let e = 1; e < epochs; e++) {
     const left = limitMs - (now() - started);
@@ -145,7 +217,7 @@ export async function cooperate(problem: ProblemInput, options: SolveOptions, ru
     const results = await Promise.all(
       parts.map((part, w) => runner.run(part.problem, { ...epochOptions(e, w, slice), initialRoutes: part.initialRoutes, validate: false }, w === 0)),
     );
-    for (const r of results) iterations += r?.stats.iterations ?? 0;
+    for (const r of results) count(r);
     const merged = mergeParts(problem, best, parts, results.map((r) => r ?? undefined), objective);
     if (betterScore(resultScore(merged, objective), resultScore(best, objective))) best = merged;
   }

@@ -149,6 +149,6 @@ for (const { kind, available } of BACKENDS) {
         seen.add(row!.n);
       }
       expect(seen).toEqual(new Set([0, 500])); // killed before the commit, then after it
-    });
+    }, 180_000); // up to nine server starts: 15-27 s alone, past 60 s at load 17
   });
 }

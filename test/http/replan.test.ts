@@ -82,7 +82,9 @@ for (const { kind, available } of BACKENDS) describe.skipIf(!available)(`on ${ki
     const done = before1.stops.find((s) => s.stop_type === 'order')!;
     expect((await w.inject('POST', `${INTERNAL}/stops/${done.id}/status`, { status: 'confirmed' })).statusCode).toBe(200);
     const before2 = await route(r2);
-    const pendingBefore = new Map([...before1.stops, ...before2.stops].filter((s) => s.stop_type === 'order' && s.status === 'pending').map((s) => [s.order_id!, s.id]));
+    // (read after the confirmation: the done stop is not pending any more)
+    const pendingBefore = new Map([...(await route(r1)).stops, ...before2.stops].filter((s) => s.stop_type === 'order' && s.status === 'pending').map((s) => [s.order_id!, s.id]));
+    expect(pendingBefore.size).toBe(8);
     const fresh = await w.addOrders(orders(3, 'C'));
 
     const started = Date.now();
@@ -92,6 +94,9 @@ for (const { kind, available } of BACKENDS) describe.skipIf(!available)(`on ${ki
     expect(result.unassigned).toEqual([]);
     const day = await routesOfDay();
     const open = day.filter((r) => r.status === 'planned' || r.status === 'active');
+    // Van 1's pending stops may all go to other vans (the search decides, and what it finds in its
+    // budget depends on the machine's load); its route then holds only the done stop and is
+    // `completed`, still in the job's routes. Either way every kept stop is on an open route.
     // the confirmed stop: same id, same route, same times, first after the depot
     const after1 = await route(r1);
     expect(after1.stops[1]).toMatchObject({ id: done.id, status: 'confirmed', planned_arrival_at: done.planned_arrival_at, planned_departure_at: done.planned_departure_at });
@@ -109,7 +114,8 @@ for (const { kind, available } of BACKENDS) describe.skipIf(!available)(`on ${ki
         expect(Date.parse(s.planned_arrival_at)).toBeGreaterThanOrEqual(Math.floor(started / 1000) * 1000 - 1000);
       }
     }
-    expect(result.route_ids.sort()).toEqual(open.map((r) => r.id).sort());
+    expect(result.route_ids.sort()).toEqual(day.filter((r) => r.status !== 'cancelled').map((r) => r.id).sort());
+    expect(day.every((r) => open.includes(r) || (r.status === 'completed' && r.id === r1) || r.status === 'cancelled')).toBe(true);
     // a route.updated row for each route whose stops changed (both got new orders or moved ones)
     expect(await w.countRows('webhook_deliveries', `event = 'route.updated'`)).toBeGreaterThanOrEqual(1);
   });

@@ -1,10 +1,13 @@
 /**
  * The solver worker's two task fields beyond the solve itself (src/pool/worker.ts), on real
  * threads: `key` (a thread keeps the model of its last keyed task for the next task of the same
- * key: the epochs of `solveParallel`) and `deadline` (an absolute cap on the time limit).
+ * key: the epochs of `solveParallel`) and `deadline` (an absolute cap on the time limit); and
+ * `cpuClock` (the time limit counts the thread's CPU time: benchmarks on a busy machine), with the
+ * CPU time every answer reports (`cpuMs`).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SolveOptions } from '../../src/model/input.js';
+import type { SolveTaskResult } from '../../src/pool/messages.js';
 import { SolverPool } from '../../src/pool/pool.js';
 import { solve } from '../../src/solver/solve.js';
 import { assertFeasible } from '../helpers/checker.js';
@@ -37,5 +40,20 @@ describe('the solver worker', () => {
     const r = await pool.run({ problem: p, options: { timeLimit: 600, seed: 1 }, deadline: Date.now() - 1_000 });
     assertFeasible(p, r);
     expect(r.stats.elapsedMs).toBeLessThan(600_000);
+  });
+
+  it('a task on a CPU clock: its solve stops on its CPU time, scaled by the share, and the answer names the CPU time its thread spent', async () => {
+    const p = randomProblem({ orders: 60, vehicles: 6, seed: 5, windows: true });
+    // a deadline long past is not applied to a task on a CPU clock
+    const r = (await pool.run({ problem: p, options: { timeLimit: 0.05, seed: 1 }, cpuClock: 0.5, deadline: Date.now() - 1_000 })) as SolveTaskResult;
+    assertFeasible(p, r);
+    expect(r.stats.iterations).toBeGreaterThan(0);
+    // the solve's clock is the thread's CPU time / 0.5: it ran until that clock passed 50 ms,
+    // which is at least 25 ms of the thread's CPU (each reading of the clock lags by at most 1 ms)
+    expect(r.stats.elapsedMs).toBeGreaterThanOrEqual(50);
+    expect(r.cpuMs).toBeGreaterThanOrEqual(r.stats.elapsedMs * 0.5 - 2);
+    // and a task on the wall clock reports its CPU time too
+    const w = (await pool.run({ problem: p, options: { iterations: 20, seed: 1 } })) as SolveTaskResult;
+    expect(w.cpuMs).toBeGreaterThan(0);
   });
 });

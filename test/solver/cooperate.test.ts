@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProblemInput, SolveOptions, SolveResult } from '../../src/model/input.js';
 import { SolverPool } from '../../src/pool/pool.js';
-import { COOPERATE_FROM, cooperate, cooperates, DEPOT_SHARE, sectorEpochs, WHOLE_SHARE, type CoopRunner } from '../../src/solver/cooperate.js';
+import type { SolveTaskResult } from '../../src/pool/messages.js';
+import { COOPERATE_FROM, cooperate, cooperates, DEPOT_SHARE, joinHalves, MIN_WHOLE_CPU_MS, sectorEpochs, WHOLE_SHARE, type CoopRunner } from '../../src/solver/cooperate.js';
 import { assertFeasible } from '../helpers/checker.js';
 import { randomProblem } from '../helpers/problems.js';
 
@@ -27,8 +28,13 @@ interface Call {
   result: SolveResult | null;
 }
 
-/** The real pool; `free` and `answer` decide what the solve is told and what a task gives back. */
-function recorder(free: (calls: Call[]) => number, answer: (call: Call, r: SolveResult) => SolveResult | null = (_, r) => r) {
+/**
+ * The real pool; `free` and `answer` decide what the solve is told and what a task gives back.
+ * `share`: the answers say their threads got this share of a core (their `cpuMs` set from it, so
+ * what the solve decides on the CPU it gets does not depend on the machine's load); by default they
+ * say nothing of their CPU time.
+ */
+function recorder(free: (calls: Call[]) => number, answer: (call: Call, r: SolveResult) => SolveResult | null = (_, r) => r, share?: number) {
   const calls: Call[] = [];
   // a virtual clock for cooperate's epochs: a task that settles moves it to the task's start plus
   // its own time limit, as on an idle machine, so the epochs do not depend on the machine's load
@@ -41,7 +47,8 @@ function recorder(free: (calls: Call[]) => number, answer: (call: Call, r: Solve
       calls.push(call);
       const startedMs = virtualMs;
       try {
-        call.result = answer(call, await pool.run({ problem, options }));
+        const { cpuMs: _measured, ...r } = (await pool.run({ problem, options })) as SolveTaskResult;
+        call.result = answer(call, share === undefined ? r : { ...r, cpuMs: r.stats.elapsedMs * share } as SolveResult);
       } finally {
         virtualMs = Math.max(virtualMs, startedMs + (options.timeLimit ?? 0) * 1000);
       }
@@ -199,5 +206,39 @@ describe('cooperate from two depots', () => {
     expect(calls[1].result).toBeNull();
     expect(calls[2].orders).toHaveLength(ids.length);
     expect(calls[2].options.initialRoutes!.flatMap((x) => x.orderIds).sort()).toEqual(calls[0].result!.routes.flatMap((x) => x.stops.map((s) => s.orderId)).sort());
+  });
+  it('on a busy machine (the whole epoch would give a thread less than MIN_WHOLE_CPU_MS of CPU) the halves go straight on to the sector epochs: complete and feasible', async () => {
+    // at 2.5 s the whole epoch lasts (WHOLE_SHARE - DEPOT_SHARE) * 2.5 s; a share of a core that
+    // gives each thread less than MIN_WHOLE_CPU_MS in it
+    const share = (0.5 * MIN_WHOLE_CPU_MS) / ((WHOLE_SHARE - DEPOT_SHARE) * 2500);
+    // a quarter of the vehicles at the corner, where fewer orders are: each half serves all its own
+    const balanced: ProblemInput = { ...twoDepots, vehicles: input.vehicles.map((v, k) => (k % 4 === 1 ? { ...v, startDepot: 'corner', endDepot: 'corner' } : v)) };
+    const { calls, runner, clock } = recorder(() => 2, undefined, share);
+    const r = await cooperate(balanced, { timeLimit: 2.5, seed: 4 }, runner, clock);
+    expectComplete(balanced, r);
+    expect(calls.length).toBeGreaterThan(2);
+    // the halves, then sectors only: no task holds the whole day
+    const depots = (c: Call) => [...new Set(c.vehicles.map((id) => balanced.vehicles.find((v) => v.id === id)!.startDepot))];
+    expect(depots(calls[0])).toEqual(['d']);
+    expect(depots(calls[1])).toEqual(['corner']);
+    for (const c of calls) expect(c.orders.length).toBeLessThan(ids.length);
+    // the first sectors start from the halves' routes
+    const halvesRoutes = [...calls[0].result!.routes, ...calls[1].result!.routes].flatMap((x) => x.stops.map((s) => s.orderId)).sort();
+    expect([...calls[2].options.initialRoutes!, ...calls[3].options.initialRoutes!].flatMap((x) => x.orderIds).sort()).toEqual(halvesRoutes);
+    // and the same machine at a full core each runs the whole epoch
+    const idle = recorder(() => 2, undefined, 1);
+    await cooperate(balanced, { timeLimit: 2.5, seed: 4 }, idle.runner, idle.clock);
+    expect(idle.calls[2].orders).toHaveLength(ids.length);
+  });
+
+  it('joinHalves: the halves\' routes as one answer in the day\'s vehicle order, only when both came back and served all their orders', () => {
+    const route = (vehicleId: string, orderId: string, distance: number) => ({ vehicleId, start: 0, end: 1, stops: [{ orderId } as SolveResult['routes'][number]['stops'][number]], distance, duration: 1, load: { weight: 0, volume: 0 } });
+    const [v0, v1, v2] = twoDepots.vehicles.map((v) => v.id);
+    const half = (routes: SolveResult['routes'], unassigned: SolveResult['unassigned'] = []): SolveResult => ({ routes, distance: 0, duration: 0, vehicles: routes.length, unassigned, stats: { elapsedMs: 1, iterations: 3 } });
+    const joined = joinHalves(twoDepots, [half([route(v1, 'a', 5)]), half([route(v2, 'b', 7), route(v0, 'c', 2)])])!;
+    expect(joined.routes.map((r) => r.vehicleId)).toEqual([v0, v1, v2]);
+    expect([joined.distance, joined.duration, joined.vehicles, joined.unassigned]).toEqual([14, 3, 3, []]);
+    expect(joinHalves(twoDepots, [half([route(v1, 'a', 5)]), null])).toBeNull();
+    expect(joinHalves(twoDepots, [half([route(v1, 'a', 5)]), half([], [{ orderId: 'b', reason: 'capacity' }])])).toBeNull();
   });
 });

@@ -60,9 +60,13 @@ export class Relocate extends BaseOperator {
     const byDistance = c.perDuration === 0;
     const perDistance = c.perDistance;
     const noVehicle = c.perVehicle * 0;
+    // what a move could shed: the routes' time and load penalties, and of their cost of kept orders
+    // away from their vehicle only what the moved segment carries (at most one a moved order,
+    // none within a route): relocateShed
+    const perMoved = c.perMoved;
     let shed = 0;
-    shed += r.penalty;
-    if (s !== r) shed += s.penalty;
+    shed += r.penalty - perMoved * r.moved;
+    if (s !== r) shed += s.penalty - perMoved * s.moved;
     const rem = this.removal;
     if (bounded && byDistance && (u !== this.remU || r !== this.remRoute || r.version !== this.remVersion)) {
       this.remU = u;
@@ -80,12 +84,13 @@ export class Relocate extends BaseOperator {
         // O(1) price of each side from the six arcs that change
         const cap = Math.min(limit, best);
         if (byDistance) {
+          const shedLen = s !== r && perMoved !== 0 ? shed + perMoved * Math.min(len, r.moved) : shed;
           const removal = rem[len];
           const lastLoc = L[last];
-          tryAfter = perDistance * (removal + svFirst + D[lastLoc * n + after] - svAfter) + noVehicle - shed < cap;
+          tryAfter = perDistance * (removal + svFirst + D[lastLoc * n + after] - svAfter) + noVehicle - shedLen < cap;
           // a single order, symmetric matrix: D[first * n + sv] is svFirst, already read
           const lastSv = len === 1 && sym ? svFirst : D[lastLoc * n + sv];
-          tryBefore = perDistance * (removal + beforeFirst + lastSv - beforeSv) + noVehicle - shed < cap;
+          tryBefore = perDistance * (removal + beforeFirst + lastSv - beforeSv) + noVehicle - shedLen < cap;
         } else {
           tryAfter = -Infinity < cap;
           tryBefore = -Infinity < cap;

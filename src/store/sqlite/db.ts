@@ -15,6 +15,16 @@ export interface OpenOptions {
   migrations?: Migration[];
   /** The outbox's pending-deliveries quota per subscription (default DEFAULT_MAX_PENDING_DELIVERIES). */
   outboxQuota?: OutboxQuota;
+  /**
+   * 'full' (the default here): every COMMIT fsyncs the WAL, on the calling thread. 'group': commits
+   * at synchronous=NORMAL, synced afterwards off the event loop and shared by the commits of a
+   * moment, each answer of the storage port waiting for its sync (durability.ts), checkpoints on a
+   * thread (checkpointer.ts); the same durability through the port, none through the synchronous
+   * repositories. A file path only (':memory:' stays 'full').
+   */
+  synchronous?: 'full' | 'group';
+  /** 'group' only: how often the checkpoint thread checkpoints (ms; default 500). */
+  checkpointIntervalMs?: number;
 }
 
 /**
@@ -24,7 +34,9 @@ export interface OpenOptions {
  * (kill -9): a committed transaction is in the WAL file, which the OS keeps after the process
  * dies, and the next open replays it. synchronous=FULL additionally fsyncs the WAL on every
  * commit, so an order answered 201 also survives a power cut. The cost is one fsync per commit;
- * a bulk request is one transaction, so one fsync for up to 500 orders.
+ * a bulk request is one transaction, so one fsync for up to 500 orders. With `synchronous: 'group'`
+ * (the service's default, src/store/open.ts) the connection runs at NORMAL and the storage port
+ * syncs the WAL after the commits instead, keeping the same promise for its answers (durability.ts).
  */
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
   if (path !== ':memory:' && !path.startsWith('file:')) {
@@ -36,7 +48,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   }
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
+  db.pragma(`synchronous = ${options.synchronous === 'group' ? 'NORMAL' : 'FULL'}`);
   db.pragma('foreign_keys = ON');
   // Another process's write lock is waited for at most this long, holding the event loop; then
   // SQLITE_BUSY: an API request answers 503 with Retry-After, background work backs off and

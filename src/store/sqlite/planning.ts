@@ -31,13 +31,12 @@ import {
   TooManyJobsError,
   type IdempotencyKey,
 } from '../../jobs/ports.js';
-import type { Db } from './db.js';
+import { prepare, type Db } from './db.js';
 import { dayRoutesFromRows, jobFromRow, orderFromRow, rewritePlan, vehicleFromRow, type JobRow, type OrderRow, type VehicleRow } from '../planning-rows.js';
 import type { RouteRow, StopRow } from '../types.js';
 
 let savepoints = 0;
 
-const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
 export class SqlitePlanningStore implements PlanningStore {
   constructor(private readonly db: Db) {}
@@ -48,20 +47,17 @@ export class SqlitePlanningStore implements PlanningStore {
         const since = new Date(Date.parse(at) - IDEMPOTENCY_WINDOW_MS).toISOString();
         const used = this.findIdempotent(companyId, idempotency.key, since);
         if (used) throw used.fingerprint === idempotency.fingerprint ? new IdempotentReplayError(used.jobId) : new IdempotencyKeyReusedError();
-        this.db.prepare(`DELETE FROM idempotency_keys WHERE company_id = ? AND key = ?`).run(companyId, idempotency.key);
+        prepare(this.db, `DELETE FROM idempotency_keys WHERE company_id = ? AND key = ?`).run(companyId, idempotency.key);
       }
       if (maxUnfinished !== undefined) {
-        const { n } = this.db
-          .prepare(`SELECT COUNT(*) AS n FROM planning_jobs WHERE company_id = ? AND status IN ('queued', 'running')`)
+        const { n } = prepare(this.db, `SELECT COUNT(*) AS n FROM planning_jobs WHERE company_id = ? AND status IN ('queued', 'running')`)
           .get(companyId) as { n: number };
         if (n >= maxUnfinished) throw new TooManyJobsError(maxUnfinished);
       }
-      const { lastInsertRowid } = this.db
-        .prepare(`INSERT INTO planning_jobs (company_id, status, input, created_at, updated_at) VALUES (?, 'queued', ?, ?, ?)`)
+      const { lastInsertRowid } = prepare(this.db, `INSERT INTO planning_jobs (company_id, status, input, created_at, updated_at) VALUES (?, 'queued', ?, ?, ?)`)
         .run(companyId, JSON.stringify(input), at, at);
       if (idempotency) {
-        this.db
-          .prepare(`INSERT INTO idempotency_keys (company_id, key, fingerprint, job_id, created_at) VALUES (?, ?, ?, ?, ?)`)
+        prepare(this.db, `INSERT INTO idempotency_keys (company_id, key, fingerprint, job_id, created_at) VALUES (?, ?, ?, ?, ?)`)
           .run(companyId, idempotency.key, idempotency.fingerprint, Number(lastInsertRowid), at);
       }
       return this.jobById(Number(lastInsertRowid))!;
@@ -69,26 +65,24 @@ export class SqlitePlanningStore implements PlanningStore {
   }
 
   pruneIdempotencyKeys(before: string): number {
-    return this.db.prepare(`DELETE FROM idempotency_keys WHERE created_at < ?`).run(before).changes;
+    return prepare(this.db, `DELETE FROM idempotency_keys WHERE created_at < ?`).run(before).changes;
   }
 
   findIdempotent(companyId: number, key: string, since: string): { jobId: number; fingerprint: string } | undefined {
-    const row = this.db
-      .prepare(`SELECT job_id, fingerprint FROM idempotency_keys WHERE company_id = ? AND key = ? AND created_at >= ?`)
+    const row = prepare(this.db, `SELECT job_id, fingerprint FROM idempotency_keys WHERE company_id = ? AND key = ? AND created_at >= ?`)
       .get(companyId, key, since) as { job_id: number; fingerprint: string } | undefined;
     return row && { jobId: row.job_id, fingerprint: row.fingerprint };
   }
 
   getJob(companyId: number, jobId: number): JobRecord | undefined {
-    const row = this.db.prepare(`SELECT * FROM planning_jobs WHERE id = ? AND company_id = ?`).get(jobId, companyId) as JobRow | undefined;
+    const row = prepare(this.db, `SELECT * FROM planning_jobs WHERE id = ? AND company_id = ?`).get(jobId, companyId) as JobRow | undefined;
     return row && jobFromRow(row);
   }
 
   updateJob(jobId: number, change: { status: 'running' } | { status: 'failed'; error: string }, at: string, owner?: string): JobRecord {
     const error = change.status === 'failed' ? change.error : '';
     if (owner !== undefined) {
-      const { changes } = this.db
-        .prepare(
+      const { changes } = prepare(this.db, 
           `UPDATE planning_jobs SET status = ?, error = ?, result = NULL, updated_at = ?, lease_owner = NULL, lease_until = NULL
            WHERE id = ? AND status = 'running' AND lease_owner = ?`,
         )
@@ -96,8 +90,7 @@ export class SqlitePlanningStore implements PlanningStore {
       if (changes === 0) throw new LeaseLostError(jobId);
       return this.jobById(jobId)!;
     }
-    const { changes } = this.db
-      .prepare(`UPDATE planning_jobs SET status = ?, error = ?, result = NULL, updated_at = ? WHERE id = ?`)
+    const { changes } = prepare(this.db, `UPDATE planning_jobs SET status = ?, error = ?, result = NULL, updated_at = ? WHERE id = ?`)
       .run(change.status, error, at, jobId);
     if (changes === 0) throw new Error(`Planning job ${jobId} does not exist.`);
     return this.jobById(jobId)!;
@@ -106,8 +99,7 @@ export class SqlitePlanningStore implements PlanningStore {
   claimJob(owner: string, at: string, leaseUntil: string): JobRecord | undefined {
     return this.db.transaction(() => {
       // bounded: at most --max-jobs-per-company unfinished jobs per company
-      const row = this.db
-        .prepare(
+      const row = prepare(this.db, 
           `SELECT j.id, j.company_id FROM planning_jobs j LEFT JOIN planning_turns t ON t.company_id = j.company_id
            WHERE j.status = 'queued' OR (j.status = 'running' AND (j.lease_until IS NULL OR j.lease_until < ?))
            ORDER BY j.status = 'running' DESC, COALESCE(t.turn, -1), j.id
@@ -115,13 +107,11 @@ export class SqlitePlanningStore implements PlanningStore {
         )
         .get(at) as { id: number; company_id: number } | undefined;
       if (!row) return undefined;
-      this.db
-        .prepare(
+      prepare(this.db, 
           `UPDATE planning_jobs SET status = 'running', lease_owner = ?, lease_until = ?, attempts = attempts + 1, updated_at = ? WHERE id = ?`,
         )
         .run(owner, leaseUntil, at, row.id);
-      this.db
-        .prepare(
+      prepare(this.db, 
           `INSERT INTO planning_turns (company_id, turn) VALUES (?, (SELECT COALESCE(MAX(turn), 0) + 1 FROM planning_turns))
            ON CONFLICT (company_id) DO UPDATE SET turn = excluded.turn`,
         )
@@ -132,16 +122,14 @@ export class SqlitePlanningStore implements PlanningStore {
 
   renewLease(jobId: number, owner: string, leaseUntil: string): boolean {
     return (
-      this.db
-        .prepare(`UPDATE planning_jobs SET lease_until = ? WHERE id = ? AND status = 'running' AND lease_owner = ?`)
+      prepare(this.db, `UPDATE planning_jobs SET lease_until = ? WHERE id = ? AND status = 'running' AND lease_owner = ?`)
         .run(leaseUntil, jobId, owner).changes === 1
     );
   }
 
   releaseJob(jobId: number, owner: string, at: string): boolean {
     return (
-      this.db
-        .prepare(
+      prepare(this.db, 
           `UPDATE planning_jobs SET lease_owner = NULL, lease_until = NULL, attempts = MAX(attempts - 1, 0), updated_at = ?
            WHERE id = ? AND status = 'running' AND lease_owner = ?`,
         )
@@ -150,57 +138,52 @@ export class SqlitePlanningStore implements PlanningStore {
   }
 
   listUnfinishedJobs(): JobRecord[] {
-    const rows = this.db.prepare(`SELECT * FROM planning_jobs WHERE status IN ('queued', 'running') ORDER BY id`).all() as JobRow[];
+    const rows = prepare(this.db, `SELECT * FROM planning_jobs WHERE status IN ('queued', 'running') ORDER BY id`).all() as JobRow[];
     return rows.map(jobFromRow);
   }
 
   getCompany(companyId: number): Company | undefined {
-    return this.db.prepare(`SELECT id, timezone, speed_factor AS "speedFactor" FROM companies WHERE id = ?`).get(companyId) as Company | undefined;
+    return prepare(this.db, `SELECT id, timezone, speed_factor AS "speedFactor" FROM companies WHERE id = ?`).get(companyId) as Company | undefined;
   }
 
   getOrdersByIds(companyId: number, ids: number[]): PlanningOrder[] {
     if (ids.length === 0) return [];
-    const rows = this.db
-      .prepare(`SELECT * FROM orders WHERE company_id = ? AND id IN (${placeholders(ids.length)}) ORDER BY id`)
-      .all(companyId, ...ids) as OrderRow[];
+    const rows = prepare(this.db, `SELECT * FROM orders WHERE company_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY id`)
+      .all(companyId, JSON.stringify(ids)) as OrderRow[];
     return rows.map(orderFromRow);
   }
 
   getOrdersByExternalIds(companyId: number, externalIds: string[]): PlanningOrder[] {
     if (externalIds.length === 0) return [];
-    const rows = this.db
-      .prepare(`SELECT * FROM orders WHERE company_id = ? AND external_id IN (${placeholders(externalIds.length)}) ORDER BY id`)
-      .all(companyId, ...externalIds) as OrderRow[];
+    const rows = prepare(this.db, `SELECT * FROM orders WHERE company_id = ? AND external_id IN (SELECT value FROM json_each(?)) ORDER BY id`)
+      .all(companyId, JSON.stringify(externalIds)) as OrderRow[];
     return rows.map(orderFromRow);
   }
 
   getVehiclesByIds(companyId: number, ids: number[]): PlanningVehicle[] {
     if (ids.length === 0) return [];
-    const rows = this.db
-      .prepare(`SELECT * FROM vehicles WHERE company_id = ? AND id IN (${placeholders(ids.length)}) ORDER BY id`)
-      .all(companyId, ...ids) as VehicleRow[];
+    const rows = prepare(this.db, `SELECT * FROM vehicles WHERE company_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY id`)
+      .all(companyId, JSON.stringify(ids)) as VehicleRow[];
     return rows.map(vehicleFromRow);
   }
 
   listActiveVehicles(companyId: number): PlanningVehicle[] {
-    const rows = this.db.prepare(`SELECT * FROM vehicles WHERE company_id = ? AND active = 1 ORDER BY id`).all(companyId) as VehicleRow[];
+    const rows = prepare(this.db, `SELECT * FROM vehicles WHERE company_id = ? AND active = 1 ORDER BY id`).all(companyId) as VehicleRow[];
     return rows.map(vehicleFromRow);
   }
 
   getWarehousesByIds(companyId: number, ids: number[]): Warehouse[] {
     if (ids.length === 0) return [];
-    const rows = this.db
-      .prepare(
+    const rows = prepare(this.db, 
         `SELECT id, company_id AS companyId, name, address, lat, lon FROM warehouses
-         WHERE company_id = ? AND id IN (${placeholders(ids.length)}) ORDER BY id`,
+         WHERE company_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY id`,
       )
-      .all(companyId, ...ids) as Warehouse[];
+      .all(companyId, JSON.stringify(ids)) as Warehouse[];
     return rows;
   }
 
   vehicleIdsWithRouteOn(companyId: number, date: string): number[] {
-    const rows = this.db
-      .prepare(
+    const rows = prepare(this.db, 
         `SELECT DISTINCT vehicle_id AS id FROM routes
          WHERE company_id = ? AND date = ? AND status <> 'cancelled' AND vehicle_id IS NOT NULL ORDER BY vehicle_id`,
       )
@@ -209,18 +192,16 @@ export class SqlitePlanningStore implements PlanningStore {
   }
 
   openRoutesOn(companyId: number, date: string): DayRoute[] {
-    const routes = this.db
-      .prepare(`SELECT * FROM routes WHERE company_id = ? AND date = ? AND status IN ('planned', 'active') ORDER BY id`)
+    const routes = prepare(this.db, `SELECT * FROM routes WHERE company_id = ? AND date = ? AND status IN ('planned', 'active') ORDER BY id`)
       .all(companyId, date) as RouteRow[];
     if (routes.length === 0) return [];
-    const stops = this.db
-      .prepare(`SELECT * FROM route_stops WHERE route_id IN (${placeholders(routes.length)}) ORDER BY route_id, position`)
-      .all(...routes.map((r) => r.id)) as StopRow[];
+    const stops = prepare(this.db, `SELECT * FROM route_stops WHERE route_id IN (SELECT value FROM json_each(?)) ORDER BY route_id, position`)
+      .all(JSON.stringify(routes.map((r) => r.id))) as StopRow[];
     return dayRoutesFromRows(routes, stops);
   }
 
   lastPositions(companyId: number, vehicleIds: number[], notAfter: string): DayPosition[] {
-    const latest = this.db.prepare(
+    const latest = prepare(this.db, 
       `SELECT vehicle_id AS "vehicleId", lat, lon, timestamp FROM vehicle_positions
         WHERE company_id = ? AND vehicle_id = ? AND timestamp <= ? ORDER BY timestamp DESC, id DESC LIMIT 1`,
     );
@@ -228,8 +209,7 @@ export class SqlitePlanningStore implements PlanningStore {
   }
 
   newOrderIdsOn(companyId: number, date: string): number[] {
-    const rows = this.db
-      .prepare(`SELECT id FROM orders WHERE company_id = ? AND status = 'new' AND delivery_date = ? ORDER BY id`)
+    const rows = prepare(this.db, `SELECT id FROM orders WHERE company_id = ? AND status = 'new' AND delivery_date = ? ORDER BY id`)
       .all(companyId, date) as Array<{ id: number }>;
     return rows.map((r) => r.id);
   }
@@ -238,15 +218,15 @@ export class SqlitePlanningStore implements PlanningStore {
   private rewriteRoutes(rewrites: RouteRewrite[], at: string): void {
     if (rewrites.length === 0) return;
     const ids = rewrites.map((r) => r.routeId);
-    const current = this.db.prepare(`SELECT id, route_id FROM route_stops WHERE route_id IN (${placeholders(ids.length)})`).all(...ids) as Array<{ id: number; route_id: number }>;
+    const current = prepare(this.db, `SELECT id, route_id FROM route_stops WHERE route_id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as Array<{ id: number; route_id: number }>;
     const { kept, added, dropped } = rewritePlan(rewrites, current);
-    const del = this.db.prepare(`DELETE FROM route_stops WHERE id = ?`);
+    const del = prepare(this.db, `DELETE FROM route_stops WHERE id = ?`);
     for (const id of dropped) del.run(id);
-    const park = this.db.prepare(`UPDATE route_stops SET position = -id WHERE id = ?`);
+    const park = prepare(this.db, `UPDATE route_stops SET position = -id WHERE id = ?`);
     for (const k of kept) park.run(k.id);
-    const move = this.db.prepare(`UPDATE route_stops SET route_id = ?, position = ?, planned_arrival_at = ?, planned_departure_at = ? WHERE id = ?`);
+    const move = prepare(this.db, `UPDATE route_stops SET route_id = ?, position = ?, planned_arrival_at = ?, planned_departure_at = ? WHERE id = ?`);
     for (const k of kept) move.run(k.routeId, k.stop.position, k.stop.plannedArrivalAt, k.stop.plannedDepartureAt, k.id);
-    const addStop = this.db.prepare(
+    const addStop = prepare(this.db, 
       `INSERT INTO route_stops (route_id, position, stop_type, order_id, order_external_id, warehouse_id, address, lat, lon,
          planned_arrival_at, planned_departure_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -254,7 +234,7 @@ export class SqlitePlanningStore implements PlanningStore {
     for (const { routeId, stop: s } of added) {
       addStop.run(routeId, s.position, s.stopType, s.orderId, s.orderExternalId, s.warehouseId, s.address, s.lat, s.lon, s.plannedArrivalAt, s.plannedDepartureAt);
     }
-    const route = this.db.prepare(
+    const route = prepare(this.db, 
       `UPDATE routes SET planned_mileage_km = ?, planned_duration_min = ?, total_weight_kg = ?, total_volume_m3 = ?, breaks = ?,
          status = COALESCE(?, status), actual_end_at = CASE WHEN ? = 'completed' THEN ? ELSE actual_end_at END, updated_at = ? WHERE id = ?`,
     );
@@ -286,7 +266,7 @@ export class SqlitePlanningStore implements PlanningStore {
   /** The commit primitives on this connection (inside commitTransaction). */
   private readonly commitTx: PlanCommitTx = {
     jobLease: (jobId) => {
-      const row = this.db.prepare(`SELECT status, lease_owner FROM planning_jobs WHERE id = ?`).get(jobId) as
+      const row = prepare(this.db, `SELECT status, lease_owner FROM planning_jobs WHERE id = ?`).get(jobId) as
         | { status: JobStatus; lease_owner: string | null }
         | undefined;
       return row && { status: row.status, owner: row.lease_owner };
@@ -297,8 +277,8 @@ export class SqlitePlanningStore implements PlanningStore {
     vehicleIdsWithRouteOn: (companyId, date) => this.vehicleIdsWithRouteOn(companyId, date),
     insertRoute: (route, at) => this.insertRoute(route, at),
     markInRoute: (_companyId, orderIds, at) => {
-      const setStatus = this.db.prepare(`UPDATE orders SET status = 'in_route', updated_at = ?, version = version + 1 WHERE id = ?`);
-      const addHistory = this.db.prepare(`INSERT INTO order_status_history (order_id, status, previous_status, at) VALUES (?, 'in_route', 'new', ?)`);
+      const setStatus = prepare(this.db, `UPDATE orders SET status = 'in_route', updated_at = ?, version = version + 1 WHERE id = ?`);
+      const addHistory = prepare(this.db, `INSERT INTO order_status_history (order_id, status, previous_status, at) VALUES (?, 'in_route', 'new', ?)`);
       for (const id of orderIds) {
         setStatus.run(at, id);
         addHistory.run(id, at);
@@ -307,13 +287,12 @@ export class SqlitePlanningStore implements PlanningStore {
     openRoutesOn: (companyId, date) => this.openRoutesOn(companyId, date),
     rewriteRoutes: (_companyId, rewrites, at) => this.rewriteRoutes(rewrites, at),
     markNew: (_companyId, orderIds, at) => {
-      const setStatus = this.db.prepare(`UPDATE orders SET status = 'new', updated_at = ?, version = version + 1 WHERE id = ? AND status = 'in_route'`);
-      const addHistory = this.db.prepare(`INSERT INTO order_status_history (order_id, status, previous_status, at) VALUES (?, 'new', 'in_route', ?)`);
+      const setStatus = prepare(this.db, `UPDATE orders SET status = 'new', updated_at = ?, version = version + 1 WHERE id = ? AND status = 'in_route'`);
+      const addHistory = prepare(this.db, `INSERT INTO order_status_history (order_id, status, previous_status, at) VALUES (?, 'new', 'in_route', ?)`);
       for (const id of orderIds) if (setStatus.run(at, id).changes === 1) addHistory.run(id, at);
     },
     finishJob: (jobId, result, at) => {
-      this.db
-        .prepare(`UPDATE planning_jobs SET status = 'done', result = ?, error = '', updated_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?`)
+      prepare(this.db, `UPDATE planning_jobs SET status = 'done', result = ?, error = '', updated_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?`)
         .run(JSON.stringify(result), at, jobId);
       return this.jobById(jobId)!;
     },
@@ -325,15 +304,14 @@ export class SqlitePlanningStore implements PlanningStore {
 
   /** Inserts a route (status planned) and its stops (status pending); returns the route id. */
   insertRoute(r: NewRoute, at: string): number {
-    const { lastInsertRowid } = this.db
-      .prepare(
+    const { lastInsertRowid } = prepare(this.db, 
         `INSERT INTO routes (company_id, job_id, vehicle_id, name, date, planned_mileage_km, planned_duration_min,
            total_weight_kg, total_volume_m3, created_at, updated_at, breaks)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(r.companyId, r.jobId, r.vehicleId, r.name, r.date, r.plannedMileageKm, r.plannedDurationMin, r.totalWeightKg, r.totalVolumeM3, at, at, JSON.stringify(r.breaks ?? []));
     const routeId = Number(lastInsertRowid);
-    const addStop = this.db.prepare(
+    const addStop = prepare(this.db, 
       `INSERT INTO route_stops (route_id, position, stop_type, order_id, order_external_id, warehouse_id, address, lat, lon,
          planned_arrival_at, planned_departure_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -345,7 +323,7 @@ export class SqlitePlanningStore implements PlanningStore {
   }
 
   private jobById(id: number): JobRecord | undefined {
-    const row = this.db.prepare(`SELECT * FROM planning_jobs WHERE id = ?`).get(id) as JobRow | undefined;
+    const row = prepare(this.db, `SELECT * FROM planning_jobs WHERE id = ?`).get(id) as JobRow | undefined;
     return row && jobFromRow(row);
   }
 }

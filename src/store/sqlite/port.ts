@@ -20,6 +20,7 @@ import type { SqliteWebhookOutbox } from './outbox.js';
 import type { RouteRepository } from './routes.js';
 import type { WebhookRepository } from './webhooks.js';
 import type { Store } from './store.js';
+import type { GroupCommit } from './durability.js';
 
 /** The compiler checks that each synchronous repository, made asynchronous by the gate, is its port. */
 type Is<Port, Repository> = Async<Repository> extends Port ? true : never;
@@ -35,15 +36,29 @@ export const repositoriesAreTheirPorts: [
   Is<OutboxPort, SqliteWebhookOutbox>,
 ] = [true, true, true, true, true, true, true, true, true];
 
-/** Every method of `target` made asynchronous, each call first waiting for `ready()`. */
-function gated<T extends object>(target: T, ready: () => Promise<void> | undefined): any {
+/** Every method of `target` made asynchronous, each call first waiting for `ready()`, then for `done` of what it did. */
+function gated<T extends object>(target: T, ready: () => Promise<void> | undefined, done?: GroupCommit): any {
   return new Proxy(target, {
     get(obj, prop, receiver) {
       const value = Reflect.get(obj, prop, receiver);
       if (typeof value !== 'function') return value;
+      if (!done) {
+        return async (...args: unknown[]) => {
+          for (let wait = ready(); wait; wait = ready()) await wait;
+          return value.apply(obj, args);
+        };
+      }
       return async (...args: unknown[]) => {
         for (let wait = ready(); wait; wait = ready()) await wait;
-        return value.apply(obj, args);
+        let result: unknown;
+        try {
+          result = value.apply(obj, args);
+        } finally {
+          // counted in the same step as the call: no other transaction can be open yet. A failed
+          // call waits too (its error may tell what it read).
+          await done.until(done.observe());
+        }
+        return result;
       };
     },
   });
@@ -79,17 +94,19 @@ export class SqliteStorePort implements StorePort {
     };
     const outside = () => this.open;
     const inside = () => undefined;
-    this.companies = gated(raw.companies, outside);
-    this.apiKeys = gated(raw.apiKeys, outside);
-    this.warehouses = gated(raw.warehouses, outside);
-    this.vehicles = gated(raw.vehicles, outside);
-    this.orders = gated(raw.orders, outside);
-    this.geocodeQueue = gated(raw.geocodeQueue, outside);
-    this.webhooks = gated(raw.webhooks, outside);
-    this.routes = gated(raw.routes, outside);
-    this.outbox = gated(raw.outbox, outside);
+    // group commit (durability.ts): a call outside a transaction answers after the sync of what it did
+    const done = store.durability;
+    this.companies = gated(raw.companies, outside, done);
+    this.apiKeys = gated(raw.apiKeys, outside, done);
+    this.warehouses = gated(raw.warehouses, outside, done);
+    this.vehicles = gated(raw.vehicles, outside, done);
+    this.orders = gated(raw.orders, outside, done);
+    this.geocodeQueue = gated(raw.geocodeQueue, outside, done);
+    this.webhooks = gated(raw.webhooks, outside, done);
+    this.routes = gated(raw.routes, outside, done);
+    this.outbox = gated(raw.outbox, outside, done);
     const planning = new OutboxPlanningStore(store.db, undefined, store.outbox);
-    const gatedPlanning = gated(planning, outside);
+    const gatedPlanning = gated(planning, outside, done);
     // a plan commit is a transaction across awaits (src/jobs/commit.ts): it holds the gate as
     // transaction() does, and its primitives run on the connection directly
     this.planning = new Proxy(gatedPlanning, {
@@ -116,21 +133,31 @@ export class SqliteStorePort implements StorePort {
     });
   }
 
-  /** Runs `fn` holding the gate: every other call on this port waits until it settles. */
+  /**
+   * Runs `fn` holding the gate: every other call on this port waits until it settles. With group
+   * commit it answers after the sync of its commit, the gate already open to the next (so the
+   * transactions of a moment share a sync).
+   */
   private async exclusive<T>(fn: () => Promise<T>): Promise<T> {
     while (this.open) await this.open;
     let end!: () => void;
     this.open = new Promise<void>((resolve) => (end = resolve));
+    const done = this.store.durability;
+    let commits = 0;
     try {
       return await fn();
     } finally {
+      // counted before the gate opens: the transaction has ended, no other has begun
+      if (done) commits = done.observe();
       this.open = undefined;
       end();
+      if (done) await done.until(commits);
     }
   }
 
   async close(): Promise<void> {
     while (this.open) await this.open;
+    await this.store.durability?.idle();
     this.store.close();
   }
 }

@@ -1,6 +1,8 @@
 import { ApiKeyRepository } from './api-keys.js';
 import { CompanyRepository } from './companies.js';
+import { Checkpointer } from './checkpointer.js';
 import { openDatabase, type Db, type OpenOptions } from './db.js';
+import { GroupCommit } from './durability.js';
 import { VehicleRepository, WarehouseRepository } from './fleet.js';
 import { GeocodeQueueRepository } from './geocode-queue.js';
 import { OrderRepository } from './orders.js';
@@ -23,7 +25,14 @@ export class Store {
   /** The webhook outbox (outbox.ts). */
   readonly outbox: SqliteWebhookOutbox;
 
-  constructor(readonly db: Db, outboxQuota?: OutboxQuota) {
+  /** Group commit (`synchronous: 'group'`): the storage port waits on it; undefined at FULL. */
+  readonly durability: GroupCommit | undefined;
+  /** The checkpoint thread of a 'group' store. */
+  readonly checkpointer: Checkpointer | undefined;
+
+  constructor(readonly db: Db, outboxQuota?: OutboxQuota, group?: { durability: GroupCommit; checkpointer: Checkpointer }) {
+    this.durability = group?.durability;
+    this.checkpointer = group?.checkpointer;
     this.companies = new CompanyRepository(db);
     this.apiKeys = new ApiKeyRepository(db);
     this.warehouses = new WarehouseRepository(db);
@@ -36,7 +45,17 @@ export class Store {
   }
 
   static open(path: string, options?: OpenOptions): Store {
-    return new Store(openDatabase(path, options), options?.outboxQuota);
+    const file = path !== ':memory:' && !path.startsWith('file:');
+    const group = options?.synchronous === 'group' && file;
+    const db = openDatabase(path, { ...options, synchronous: group ? 'group' : 'full' });
+    if (!group) return new Store(db, options?.outboxQuota);
+    const durability = new GroupCommit(db, path);
+    const checkpointer = new Checkpointer(db, path, {
+      intervalMs: options?.checkpointIntervalMs,
+      // a lost thread costs the event loop the checkpoints' syncs again, never the WAL's bound
+      onLost: (reason) => process.emitWarning(`${reason}; WAL checkpoints run on commit again (${path})`, 'SqliteCheckpointWarning'),
+    });
+    return new Store(db, options?.outboxQuota, { durability, checkpointer });
   }
 
   /**
@@ -49,6 +68,8 @@ export class Store {
   }
 
   close(): void {
+    this.checkpointer?.stop();
     if (this.db.open) this.db.close();
+    this.durability?.close();
   }
 }
