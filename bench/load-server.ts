@@ -82,8 +82,8 @@ process.on('SIGTERM', () => {
   let over100 = 0;
   for (const [percentile, ns] of loop.percentiles) if (ns > 100e6) { over100 = 100 - percentile; break; }
   process.stdout.write(JSON.stringify({ loop: { p50_ms: loop.percentile(50) / 1e6, p99_ms: loop.percentile(99) / 1e6, p999_ms: loop.percentile(99.9) / 1e6, max_ms: loop.max / 1e6, over_100ms_pct: over100, samples: loop.count } }) + '\n');
-  const sync = (store as { durability?: { stats: { syncs: number; commits: number } } }).durability?.stats;
-  if (sync) process.stderr.write(`group commit: ${sync.commits} commits, ${sync.syncs} syncs\n`);
+  const sync = (store as { durability?: { stats: { syncs: number; commits: number; syncMs: number; maxSyncMs: number; waits: number; waitMs: number; maxWaitMs: number } } }).durability?.stats;
+  if (sync) process.stderr.write(`group commit: ${sync.commits} commits, ${sync.syncs} syncs, ${(sync.syncMs / Math.max(1, sync.syncs)).toFixed(1)} ms a sync on average, longest ${sync.maxSyncMs.toFixed(1)} ms; ${sync.waits} waits, ${(sync.waitMs / Math.max(1, sync.waits)).toFixed(1)} ms each on average, longest ${sync.maxWaitMs.toFixed(1)} ms\n`);
   void app.close().then(() => runtime.stop()).then(() => {
     store.close();
     rmSync(dir, { recursive: true, force: true });
