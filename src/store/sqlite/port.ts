@@ -50,13 +50,15 @@ function gated<T extends object>(target: T, ready: () => Promise<void> | undefin
       }
       return async (...args: unknown[]) => {
         for (let wait = ready(); wait; wait = ready()) await wait;
+        // counted in the same step as the call, before and after: no transaction is open then, so
+        // a count that moved is this call's commit (or another process's, seen meanwhile)
+        const before = done.observe();
         let result: unknown;
         try {
           result = value.apply(obj, args);
         } finally {
-          // counted in the same step as the call: no other transaction can be open yet. A failed
-          // call waits too (its error may tell what it read).
-          await done.until(done.observe());
+          const after = done.observe();
+          if (after > before) await done.until(after);
         }
         return result;
       };
@@ -94,7 +96,8 @@ export class SqliteStorePort implements StorePort {
     };
     const outside = () => this.open;
     const inside = () => undefined;
-    // group commit (durability.ts): a call outside a transaction answers after the sync of what it did
+    // group commit (durability.ts): a call outside a transaction that committed answers after the
+    // sync of what it did; a call that only read answers at once
     const done = store.durability;
     this.companies = gated(raw.companies, outside, done);
     this.apiKeys = gated(raw.apiKeys, outside, done);
@@ -143,15 +146,17 @@ export class SqliteStorePort implements StorePort {
     let end!: () => void;
     this.open = new Promise<void>((resolve) => (end = resolve));
     const done = this.store.durability;
-    let commits = 0;
+    // counted with the gate held and no transaction open, before and after
+    const before = done?.observe() ?? 0;
+    let after = 0;
     try {
       return await fn();
     } finally {
       // counted before the gate opens: the transaction has ended, no other has begun
-      if (done) commits = done.observe();
+      if (done) after = done.observe();
       this.open = undefined;
       end();
-      if (done) await done.until(commits);
+      if (done && after > before) await done.until(after);
     }
   }
 
