@@ -8,7 +8,7 @@
  * Issue 38 adds the hostile bodies of its review, one connection each: a flat array of 4 million
  * items and an array nested 4 million deep (8 MB each, under the bulk limit of before), and the
  * same at 3.5 million (7 MB, just under the limit of after), all to POST /orders/bulk/.
- * Usage: npx tsx bench/load.ts [--duration 15] [--no-hostile] [--profile DIR] [--client-nice N] [--solver-nice 10]
+ * Usage: npx tsx bench/load.ts [--duration 15] [--no-hostile] [--hostile-rate 10] [--profile DIR] [--client-nice N] [--solver-nice 10]
  * `--solver-nice N`: the server's solver threads run N nice levels below its event loop, as `serve`
  * runs them by default (src/pool/worker-nice.ts; 0: as the loop; no effect on commits before it).
  * `--client-nice N`: once the server is started, this process (autocannon, the load generator) runs
@@ -25,7 +25,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '15' }, 'no-hostile': { type: 'boolean', default: false }, profile: { type: 'string' }, 'client-nice': { type: 'string', default: '0' }, 'solver-nice': { type: 'string', default: '10' }, 'server-flags': { type: 'string', default: '' } } });
+const { values } = parseArgs({ options: { duration: { type: 'string', default: '15' }, 'no-hostile': { type: 'boolean', default: false }, profile: { type: 'string' }, 'client-nice': { type: 'string', default: '0' }, 'solver-nice': { type: 'string', default: '10' }, 'server-flags': { type: 'string', default: '' }, 'hostile-rate': { type: 'string', default: '10' } } });
 const DURATION = Number(values.duration);
 
 interface Seed {
@@ -78,7 +78,7 @@ let serial = 0;
 // `fixed`: one request built once per connection and sent again and again (autocannon rebuilds a
 // request with setupRequest for every send: for a 7-8 MB body that copy starved the other endpoints
 // of the client's one thread, so the server saw 40-80 ordinary requests in 15 s instead of thousands)
-const endpoints: Array<{ name: string; connections: number; fixed?: boolean; request: () => { method: string; path: string; headers: Record<string, string>; body?: string | Buffer } }> = [
+const endpoints: Array<{ name: string; connections: number; fixed?: boolean; rate?: number; request: () => { method: string; path: string; headers: Record<string, string>; body?: string | Buffer } }> = [
   { name: 'GET /orders/?page_size=50', connections: 4, request: () => ({ method: 'GET', path: '/api/public/v1/orders/?page_size=50', headers: auth(pick(seed.keys)) }) },
   {
     name: 'GET /orders/{id}/', connections: 3,
@@ -119,11 +119,16 @@ const hostile: Array<[string, string]> = [
   ['bulk, 3.5M-item flat array (attack)', flatArray(3_500_000)],
   ['bulk, 3.5M-deep nesting (attack)', nested(3_500_000)],
 ];
+const HOSTILE_RATE = Number(values['hostile-rate']);
+if (!(HOSTILE_RATE > 0)) throw new Error(`--hostile-rate: expected a positive number, got ${values['hostile-rate']}`);
 if (!values['no-hostile']) {
   for (const [name, body] of hostile) {
     const bytes = Buffer.from(body);
+    // at most --hostile-rate sends a second each (default 10: 2,400 a minute in all, about a hundred
+    // times the issue's 25). Unbounded, a quiet server refused them so fast that autocannon queued
+    // 8 MB sends faster than it freed them: the client grew past its 4 GB heap and the run never ended
     endpoints.push({
-      name, connections: 1, fixed: true,
+      name, connections: 1, fixed: true, rate: HOSTILE_RATE,
       request: () => ({ method: 'POST', path: '/api/public/v1/orders/bulk/', headers: auth(pick(seed.keys)), body: bytes }),
     });
   }
@@ -152,6 +157,7 @@ const results = await Promise.all(
         url: seed.url,
         connections: e.connections,
         duration: DURATION,
+        ...(e.rate ? { overallRate: e.rate } : {}),
         requests: e.fixed ? [e.request() as autocannon.Request] : [{ setupRequest: (req: autocannon.Request) => ({ ...req, ...e.request() }) as autocannon.Request }],
       }) as Promise<autocannon.Result>,
   ),
