@@ -13,6 +13,7 @@ import { regretInsert } from '../../src/construct/regret.js';
 import { buildNeighbours } from '../../src/search/neighbourhood.js';
 import { Rng } from '../../src/solver/rng.js';
 import { randomProblem } from '../helpers/problems.js';
+import { cheapestByTrial } from '../helpers/insertion-oracle.js';
 
 function setUp(seed: number) {
   const input = randomProblem({ orders: 80, vehicles: 12, seed, windows: true, limits: true, features: true });
@@ -112,21 +113,7 @@ describe('bestInsertion in the infeasible search', () => {
     const cands = sol.candidateRoutes([]);
     let penalisedBest = 0;
     for (const o of out) {
-      let best = Infinity;
-      let bestRoute: SearchRoute | null = null;
-      for (const r of cands) {
-        if (!sol.compatible(o, r) || r.size + 1 > p.vMaxOrders[r.vehicle]) continue;
-        for (let pos = 0; pos <= r.size; pos++) {
-          const before = r.cost;
-          sol.insert(o, r, pos);
-          const delta = r.cost - before;
-          sol.remove(o);
-          if (delta < best) {
-            best = delta;
-            bestRoute = r;
-          }
-        }
-      }
+      const { delta: best, route: bestRoute } = cheapestByTrial(sol, o, cands);
       const full = bestInsertion(sol, probe, o, cands, newChoice(), newChoice());
       expect(full.delta).toBeCloseTo(best, 6);
       if (bestRoute !== null && bestRoute.penalty > 0) penalisedBest++;

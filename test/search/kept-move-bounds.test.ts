@@ -12,7 +12,6 @@ import { describe, expect, it } from 'vitest';
 import { buildProblem, costModel } from '../../src/model/problem.js';
 import type { ProblemInput } from '../../src/model/input.js';
 import { SearchSolution } from '../../src/route/search-solution.js';
-import type { SearchRoute } from '../../src/route/search-route.js';
 import { RouteProbe } from '../../src/route/probe.js';
 import { bestInsertion, newChoice } from '../../src/route/insertion.js';
 import { buildNeighbours } from '../../src/search/neighbourhood.js';
@@ -25,6 +24,7 @@ import { resultOf } from '../helpers/search-result.js';
 import { randomProblem } from '../helpers/problems.js';
 import { exerciseOperator } from '../helpers/operator-check.js';
 import { dayAt, newOrders } from '../helpers/day.js';
+import { cheapestByTrial } from '../helpers/insertion-oracle.js';
 
 /** A day under way at 300 with 8 new orders, no breaks, moving a kept order costing `cost`. */
 function underWay(seed: number, cost: number): ProblemInput {
@@ -117,21 +117,7 @@ describe('distance bounds with a cost on moving kept orders', () => {
       const cands = sol.candidateRoutes([]);
       let onMovedRoute = 0;
       for (const o of out) {
-        let best = Infinity;
-        let bestRoute: SearchRoute | null = null;
-        for (const r of cands) {
-          if (!sol.compatible(o, r) || r.nOrd + 1 > p.vMaxOrders[r.vehicle]) continue;
-          for (let pos = 0; pos <= r.size; pos++) {
-            const before = r.cost;
-            sol.insert(o, r, pos);
-            const delta = c.penalised || r.feasible() ? r.cost - before : Infinity;
-            sol.remove(o);
-            if (delta < best) {
-              best = delta;
-              bestRoute = r;
-            }
-          }
-        }
+        const { delta: best, route: bestRoute } = cheapestByTrial(sol, o, cands, !c.penalised);
         const full = bestInsertion(sol, probe, o, cands, newChoice(), newChoice());
         expect(full.delta).toBeCloseTo(best, 6);
         if (bestRoute !== null && bestRoute.moved > 0) onMovedRoute++;
