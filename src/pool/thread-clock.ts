@@ -11,8 +11,8 @@
  * their deadline), so the file is read at most once per READ_EVERY_MS of wall time and the last
  * value is returned in between: the clock may lag by that much, and never runs backwards.
  * Module state is per thread (every worker thread loads its own copy of this module).
- * (thread-cpu.ts reads any thread's time from its `stat`, in 10 ms ticks, for the scheduler's
- * overrun guard; a solve's clock needs finer steps and a cheaper read.)
+ * (thread-cpu.ts reads another thread's time from the same file, through `schedstatMs`, for the
+ * scheduler's overrun guard.)
  */
 import { openSync, readSync } from 'node:fs';
 
@@ -38,10 +38,14 @@ function readThreadCpuMs(): number {
     }
   }
   if (fd < 0) return processCpuMs();
-  const n = readSync(fd, buf, 0, buf.length, 0);
+  return schedstatMs(buf, readSync(fd, buf, 0, buf.length, 0));
+}
+
+/** The time on a CPU (ms) in the first `n` bytes of a `schedstat` file: its first field, in ns. */
+export function schedstatMs(bytes: Uint8Array, n: number): number {
   let ns = 0;
   for (let i = 0; i < n; i++) {
-    const c = buf[i];
+    const c = bytes[i]!;
     if (c < 48 || c > 57) break;
     ns = ns * 10 + (c - 48);
   }

@@ -9,16 +9,17 @@
  * within its time budget", at the busiest hour. A stuck solve spins, so its CPU time grows; a
  * starved one's does not.
  *
- * Linux only (`/proc/thread-self`, `/proc/self/task/TID/stat`); elsewhere every read answers
- * undefined and the guard stays on the wall clock, as before.
+ * Linux only (`/proc/thread-self`, `/proc/self/task/TID/schedstat`, parsed as thread-clock.ts
+ * parses a thread's own); elsewhere every read answers undefined and the guard stays on the wall
+ * clock, as before.
  *
  * The task's `cpu` buffer (SolveTask.cpu) holds two Float64 values that the thread writes when it
  * begins the task: its thread id and its CPU time then (ms). 0 means "not begun yet".
  */
-import { readFileSync, readlinkSync } from 'node:fs';
+import { closeSync, openSync, readlinkSync, readSync } from 'node:fs';
+import { schedstatMs } from './thread-clock.js';
 
-/** Clock ticks a second of /proc's utime and stime (USER_HZ: 100 on every Linux this runs on). */
-const TICKS_PER_SECOND = 100;
+const buf = Buffer.alloc(64);
 
 /** This thread's Linux thread id, or 0 where there is no /proc/thread-self. */
 export function currentThreadId(): number {
@@ -32,21 +33,23 @@ export function currentThreadId(): number {
   }
 }
 
-/** CPU time (user + system, ms) of thread `tid` of this process, or undefined if it cannot be read. */
-export function threadCpuMs(tid: number): number | undefined {
+/** CPU time (ms) of thread `tid` of this process, or undefined if it cannot be read. */
+export function threadCpuMsOf(tid: number): number | undefined {
   if (!(tid > 0)) return undefined;
-  let stat: string;
+  let fd: number;
   try {
-    stat = readFileSync(`/proc/self/task/${tid}/stat`, 'latin1');
+    fd = openSync(`/proc/self/task/${tid}/schedstat`, 'r');
   } catch {
     return undefined; // the thread has exited, or no /proc
   }
-  // "tid (comm) state ppid ...": comm may hold spaces and parentheses; the fields after its last ')'
-  // are fields 3.. of proc(5); utime and stime are fields 14 and 15
-  if (stat.length > 4096) return undefined;
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ', 13);
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return Number.isFinite(ticks) ? (ticks * 1000) / TICKS_PER_SECOND : undefined;
+  try {
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    return n > 0 ? schedstatMs(buf, n) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** A fresh buffer for SolveTask.cpu. */
@@ -57,7 +60,7 @@ export function taskCpuBuffer(): SharedArrayBuffer {
 /** Called by the thread that begins a task: writes its thread id and its CPU time now. */
 export function markTaskBegun(buffer: SharedArrayBuffer | undefined, tid = currentThreadId()): void {
   if (buffer === undefined || tid === 0) return;
-  const cpu = threadCpuMs(tid);
+  const cpu = threadCpuMsOf(tid);
   if (cpu === undefined) return;
   const view = new Float64Array(buffer);
   view[1] = cpu;
@@ -72,7 +75,7 @@ export function taskCpuMs(buffer: SharedArrayBuffer): number | undefined {
   const view = new Float64Array(buffer);
   const tid = view[0]!;
   if (tid === 0) return undefined;
-  const now = threadCpuMs(tid);
+  const now = threadCpuMsOf(tid);
   return now === undefined ? undefined : Math.max(0, now - view[1]!);
 }
 
@@ -94,4 +97,4 @@ export function overrunVerdict(o: { elapsedMs: number; limitMs: number; capMs: n
 }
 
 /** Whether this process can read its threads' CPU time (decided once). */
-export const threadCpuKnowable: boolean = process.platform === 'linux' && threadCpuMs(currentThreadId()) !== undefined;
+export const threadCpuKnowable: boolean = process.platform === 'linux' && threadCpuMsOf(currentThreadId()) !== undefined;

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { currentThreadId, markTaskBegun, overrunVerdict, taskCpuBuffer, taskCpuMs, threadCpuKnowable, threadCpuMs } from '../../src/pool/thread-cpu.js';
+import { currentThreadId, markTaskBegun, overrunVerdict, taskCpuBuffer, taskCpuMs, threadCpuKnowable, threadCpuMsOf } from '../../src/pool/thread-cpu.js';
 
 describe('a thread\'s own CPU time (the overrun guard tells stuck from starved by it)', () => {
   it('the rule: abort at the cap whatever; a begun task that used its limit of CPU is stuck; one that did not, or has not begun, is waited for', () => {
@@ -44,10 +44,10 @@ describe('a thread\'s own CPU time (the overrun guard tells stuck from starved b
       expect(afterSpin).toBeGreaterThanOrEqual(290); // 300 ms of CPU spun, in 10 ms ticks
       await next(); // 400 ms blocked
       expect(taskCpuMs(buffer)! - afterSpin, `after the spin ${afterSpin} ms, after the block ${taskCpuMs(buffer)} ms`).toBeLessThan(100);
-      expect(threadCpuMs(tid)).toBeGreaterThanOrEqual(afterSpin);
+      expect(threadCpuMsOf(tid)).toBeGreaterThanOrEqual(afterSpin);
     } finally {
       await worker.terminate();
     }
-    expect(threadCpuMs(999_999_999)).toBeUndefined();
+    expect(threadCpuMsOf(999_999_999)).toBeUndefined();
   });
 });

@@ -10,9 +10,9 @@
  * bound. When it exits, fails, or sends no heartbeat for `stallMs`, the connection goes back to
  * automatic checkpoints (on the event loop, as before) and `onLost` says why (the store warns).
  */
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Db } from './db.js';
+import { driverPath } from './driver.js';
 
 export const DEFAULT_CHECKPOINT_INTERVAL_MS = 500;
 /** SQLite's default `wal_autocheckpoint` (pages), restored when the thread is lost. */
@@ -44,7 +44,6 @@ parentPort.on('message', (m) => {
 });
 `;
 
-const driverPath = createRequire(import.meta.url).resolve(Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3' : 'better-sqlite3-node20');
 
 export class Checkpointer {
   /** 'thread' while the thread checkpoints; 'automatic' once it was lost (the connection checkpoints on commit). */

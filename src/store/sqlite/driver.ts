@@ -14,7 +14,10 @@ import type BetterSqlite3 from 'better-sqlite3';
 const require = createRequire(import.meta.url);
 const major = Number(process.versions.node.split('.')[0]);
 
+/** The resolved path of the driver module for the running Node (a thread of our own loads it too). */
+export const driverPath: string = require.resolve(major >= 22 ? 'better-sqlite3' : 'better-sqlite3-node20');
+
 /** The better-sqlite3 Database class that works on the running Node. */
-export const Database: typeof BetterSqlite3 = major >= 22 ? require('better-sqlite3') : require('better-sqlite3-node20');
+export const Database: typeof BetterSqlite3 = require(driverPath);
 export type Database = BetterSqlite3.Database;
 export type Statement = BetterSqlite3.Statement;

@@ -37,7 +37,6 @@ import type { RouteRow, StopRow } from '../types.js';
 
 let savepoints = 0;
 
-
 export class SqlitePlanningStore implements PlanningStore {
   constructor(private readonly db: Db) {}
 
@@ -82,7 +81,7 @@ export class SqlitePlanningStore implements PlanningStore {
   updateJob(jobId: number, change: { status: 'running' } | { status: 'failed'; error: string }, at: string, owner?: string): JobRecord {
     const error = change.status === 'failed' ? change.error : '';
     if (owner !== undefined) {
-      const { changes } = prepare(this.db, 
+      const { changes } = prepare(this.db,
           `UPDATE planning_jobs SET status = ?, error = ?, result = NULL, updated_at = ?, lease_owner = NULL, lease_until = NULL
            WHERE id = ? AND status = 'running' AND lease_owner = ?`,
         )
@@ -99,7 +98,7 @@ export class SqlitePlanningStore implements PlanningStore {
   claimJob(owner: string, at: string, leaseUntil: string): JobRecord | undefined {
     return this.db.transaction(() => {
       // bounded: at most --max-jobs-per-company unfinished jobs per company
-      const row = prepare(this.db, 
+      const row = prepare(this.db,
           `SELECT j.id, j.company_id FROM planning_jobs j LEFT JOIN planning_turns t ON t.company_id = j.company_id
            WHERE j.status = 'queued' OR (j.status = 'running' AND (j.lease_until IS NULL OR j.lease_until < ?))
            ORDER BY j.status = 'running' DESC, COALESCE(t.turn, -1), j.id
@@ -107,11 +106,11 @@ export class SqlitePlanningStore implements PlanningStore {
         )
         .get(at) as { id: number; company_id: number } | undefined;
       if (!row) return undefined;
-      prepare(this.db, 
+      prepare(this.db,
           `UPDATE planning_jobs SET status = 'running', lease_owner = ?, lease_until = ?, attempts = attempts + 1, updated_at = ? WHERE id = ?`,
         )
         .run(owner, leaseUntil, at, row.id);
-      prepare(this.db, 
+      prepare(this.db,
           `INSERT INTO planning_turns (company_id, turn) VALUES (?, (SELECT COALESCE(MAX(turn), 0) + 1 FROM planning_turns))
            ON CONFLICT (company_id) DO UPDATE SET turn = excluded.turn`,
         )
@@ -129,7 +128,7 @@ export class SqlitePlanningStore implements PlanningStore {
 
   releaseJob(jobId: number, owner: string, at: string): boolean {
     return (
-      prepare(this.db, 
+      prepare(this.db,
           `UPDATE planning_jobs SET lease_owner = NULL, lease_until = NULL, attempts = MAX(attempts - 1, 0), updated_at = ?
            WHERE id = ? AND status = 'running' AND lease_owner = ?`,
         )
@@ -174,7 +173,7 @@ export class SqlitePlanningStore implements PlanningStore {
 
   getWarehousesByIds(companyId: number, ids: number[]): Warehouse[] {
     if (ids.length === 0) return [];
-    const rows = prepare(this.db, 
+    const rows = prepare(this.db,
         `SELECT id, company_id AS companyId, name, address, lat, lon FROM warehouses
          WHERE company_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY id`,
       )
@@ -183,7 +182,7 @@ export class SqlitePlanningStore implements PlanningStore {
   }
 
   vehicleIdsWithRouteOn(companyId: number, date: string): number[] {
-    const rows = prepare(this.db, 
+    const rows = prepare(this.db,
         `SELECT DISTINCT vehicle_id AS id FROM routes
          WHERE company_id = ? AND date = ? AND status <> 'cancelled' AND vehicle_id IS NOT NULL ORDER BY vehicle_id`,
       )
@@ -201,7 +200,7 @@ export class SqlitePlanningStore implements PlanningStore {
   }
 
   lastPositions(companyId: number, vehicleIds: number[], notAfter: string): DayPosition[] {
-    const latest = prepare(this.db, 
+    const latest = prepare(this.db,
       `SELECT vehicle_id AS "vehicleId", lat, lon, timestamp FROM vehicle_positions
         WHERE company_id = ? AND vehicle_id = ? AND timestamp <= ? ORDER BY timestamp DESC, id DESC LIMIT 1`,
     );
@@ -226,7 +225,7 @@ export class SqlitePlanningStore implements PlanningStore {
     for (const k of kept) park.run(k.id);
     const move = prepare(this.db, `UPDATE route_stops SET route_id = ?, position = ?, planned_arrival_at = ?, planned_departure_at = ? WHERE id = ?`);
     for (const k of kept) move.run(k.routeId, k.stop.position, k.stop.plannedArrivalAt, k.stop.plannedDepartureAt, k.id);
-    const addStop = prepare(this.db, 
+    const addStop = prepare(this.db,
       `INSERT INTO route_stops (route_id, position, stop_type, order_id, order_external_id, warehouse_id, address, lat, lon,
          planned_arrival_at, planned_departure_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -234,7 +233,7 @@ export class SqlitePlanningStore implements PlanningStore {
     for (const { routeId, stop: s } of added) {
       addStop.run(routeId, s.position, s.stopType, s.orderId, s.orderExternalId, s.warehouseId, s.address, s.lat, s.lon, s.plannedArrivalAt, s.plannedDepartureAt);
     }
-    const route = prepare(this.db, 
+    const route = prepare(this.db,
       `UPDATE routes SET planned_mileage_km = ?, planned_duration_min = ?, total_weight_kg = ?, total_volume_m3 = ?, breaks = ?,
          status = COALESCE(?, status), actual_end_at = CASE WHEN ? = 'completed' THEN ? ELSE actual_end_at END, updated_at = ? WHERE id = ?`,
     );
@@ -304,14 +303,14 @@ export class SqlitePlanningStore implements PlanningStore {
 
   /** Inserts a route (status planned) and its stops (status pending); returns the route id. */
   insertRoute(r: NewRoute, at: string): number {
-    const { lastInsertRowid } = prepare(this.db, 
+    const { lastInsertRowid } = prepare(this.db,
         `INSERT INTO routes (company_id, job_id, vehicle_id, name, date, planned_mileage_km, planned_duration_min,
            total_weight_kg, total_volume_m3, created_at, updated_at, breaks)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(r.companyId, r.jobId, r.vehicleId, r.name, r.date, r.plannedMileageKm, r.plannedDurationMin, r.totalWeightKg, r.totalVolumeM3, at, at, JSON.stringify(r.breaks ?? []));
     const routeId = Number(lastInsertRowid);
-    const addStop = prepare(this.db, 
+    const addStop = prepare(this.db,
       `INSERT INTO route_stops (route_id, position, stop_type, order_id, order_external_id, warehouse_id, address, lat, lon,
          planned_arrival_at, planned_departure_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
