@@ -29,7 +29,7 @@ export interface CheckpointerOptions {
 const THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const db = new Database(workerData.file);
+const db = new Database(workerData.file, { fileMustExist: true });
 // a checkpoint syncs the WAL before it copies it and the database file after (NORMAL and FULL alike)
 db.pragma('synchronous = NORMAL');
 db.pragma('busy_timeout = 0');
@@ -56,6 +56,7 @@ export class Checkpointer {
   private readonly watchdog: NodeJS.Timeout;
   private lastBeat = Date.now();
   private stopping = false;
+  private readonly exited: Promise<void>;
 
   constructor(
     private readonly db: Db,
@@ -67,6 +68,7 @@ export class Checkpointer {
     const stallMs = options.stallMs ?? Math.max(30_000, intervalMs * 20);
     this.worker = new Worker(THREAD, { eval: true, workerData: { file, driver: driverPath, intervalMs } });
     this.worker.unref();
+    this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
     this.worker.on('message', (m: { frames: number; checkpointed: number }) => {
       this.lastBeat = Date.now();
       this.last.frames = m.frames;
@@ -99,10 +101,13 @@ export class Checkpointer {
     return this.worker.terminate();
   }
 
-  stop(): void {
-    if (this.stopping) return;
-    this.stopping = true;
-    clearInterval(this.watchdog);
-    this.worker.postMessage('stop');
+  /** Asks the thread to close its connection; resolves once the thread has exited (its files are let go). */
+  stop(): Promise<void> {
+    if (!this.stopping) {
+      this.stopping = true;
+      clearInterval(this.watchdog);
+      this.worker.postMessage('stop');
+    }
+    return this.exited;
   }
 }

@@ -163,7 +163,7 @@ export class SqliteStorePort implements StorePort {
   async close(): Promise<void> {
     while (this.open) await this.open;
     await this.store.durability?.idle();
-    this.store.close();
+    await this.store.close();
   }
 }
 

@@ -67,9 +67,14 @@ export class Store {
     return this.db.transaction(fn).immediate();
   }
 
-  close(): void {
-    this.checkpointer?.stop();
+  /**
+   * Closes the connection at once; the promise settles once the checkpoint thread has closed its own
+   * (a caller that removes the files waits for it: the storage port's close does).
+   */
+  close(): Promise<void> {
+    const thread = this.checkpointer?.stop() ?? Promise.resolve();
     if (this.db.open) this.db.close();
     this.durability?.close();
+    return thread;
   }
 }
