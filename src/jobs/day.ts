@@ -47,6 +47,19 @@ export interface DayInput {
   fresh: PlanningOrder[];
   unavailable?: { vehicleId: number; from: string };
   keptMoveCost?: number;
+  /** What share of keptMoveCost each kept order pays to move (default: all of it, every order). */
+  keptMoveRule?: KeptMoveRule;
+}
+
+/**
+ * The share of `keptMoveCost` a kept order pays to move to another van (the engine's
+ * OrderInput.keptMoveWeight): `notStarted` on a route whose van has not left (its parcel is not
+ * loaded), else 1 for a stop planned to start within `horizonSec` of now, `beyond` after that.
+ */
+export interface KeptMoveRule {
+  notStarted: number;
+  horizonSec: number;
+  beyond: number;
 }
 
 interface RoutePlan {
@@ -110,7 +123,13 @@ export function buildDayProblem(input: DayInput): { problem: Omit<ProblemInput, 
   const wanted = new Set(fleet.map((v) => v.warehouseId));
   const warehouses = new Map([...input.warehouses].filter(([id]) => wanted.has(id)));
   // the plain problem of these vehicles and orders: depots, shifts, capacities, windows, breaks
-  const keptOrders = plans.flatMap((p) => p.kept.map((s) => ({ order: input.orders.get(s.orderId!)!, vehicle: p.vehicle!.id })));
+  const rule = input.keptMoveRule;
+  const weightOf = (plan: RoutePlan, s: DayStop): number => {
+    if (!rule) return 1;
+    if (!plan.started) return rule.notStarted;
+    return s.plannedArrivalAt !== null && t(s.plannedArrivalAt) > now + rule.horizonSec ? rule.beyond : 1;
+  };
+  const keptOrders = plans.flatMap((p) => p.kept.map((s) => ({ order: input.orders.get(s.orderId!)!, vehicle: p.vehicle!.id, weight: weightOf(p, s) })));
   const displacedOrders = plans.flatMap((p) => p.displaced.map((s) => input.orders.get(s.orderId!)!));
   const all = [...keptOrders.map((k) => k.order), ...displacedOrders, ...input.fresh];
   const { problem, context } = buildProblem({
@@ -128,8 +147,12 @@ export function buildDayProblem(input: DayInput): { problem: Omit<ProblemInput, 
     points.push([lat, lon]);
     return points.length - 1;
   };
-  const keptOn = new Map(keptOrders.map((k) => [String(k.order.id), String(k.vehicle)]));
-  const orders: OrderInput[] = problem.orders.map((o) => (keptOn.has(o.id) ? { ...o, currentVehicle: keptOn.get(o.id)! } : o));
+  const keptOn = new Map(keptOrders.map((k) => [String(k.order.id), k]));
+  const orders: OrderInput[] = problem.orders.map((o) => {
+    const k = keptOn.get(o.id);
+    if (!k) return o;
+    return k.weight === 1 ? { ...o, currentVehicle: String(k.vehicle) } : { ...o, currentVehicle: String(k.vehicle), keptMoveWeight: k.weight };
+  });
   const positions = new Map(input.positions.map((p) => [p.vehicleId, p]));
   const planOf = new Map(plans.filter((p) => p.vehicle).map((p) => [String(p.vehicle!.id), p]));
   const vehicles = problem.vehicles.map((v): VehicleInput => {

@@ -14,7 +14,7 @@ import { exportRoutes } from '../solver/result.js';
 import { MatrixProviderError } from '../matrix/osrm.js';
 import { scaleTravelTimes } from '../model/travel-time.js';
 import { commitReplan } from './commit.js';
-import { buildDayProblem, KeptOrderDroppedError, toDayOutcome, type DayOutcome } from './day.js';
+import { buildDayProblem, KeptOrderDroppedError, toDayOutcome, type DayOutcome, type KeptMoveRule } from './day.js';
 import { JobFailure, JobServiceClosedError } from './errors.js';
 import type { DatePlannerOptions, JobRun } from './plan-date.js';
 import { LeaseLostError, OrdersChangedError, StopsChangedError, VehicleBusyError, type DayRoute, type JobRecord, type Warehouse } from './ports.js';
@@ -22,6 +22,13 @@ import { SolveOverrunError } from '../pool/scheduler.js';
 
 /** What a kept order moved to another van costs, in metres of the distance objective (bench/replan.ts). */
 export const KEPT_MOVE_COST_M = 200;
+
+/**
+ * The share of it each kept order pays (src/jobs/day.ts KeptMoveRule; docs/day.md): none on a van
+ * that has not left (its parcels are not loaded), all of it on the stops a van out does in the
+ * next 2 hours, none on its later ones (bench/RESULTS.md, issue 39 session 30).
+ */
+export const KEPT_MOVE_RULE: KeptMoveRule = { notStarted: 0, horizonSec: 2 * 3600, beyond: 0 };
 
 /** The solver budget of a re-plan: 0.5 s plus 2 ms an order, at most 1.5 s (issue 39: a re-plan of 500 orders answers within 2 s, p50). */
 export function replanBudgetSec(orders: number): number {
@@ -117,6 +124,7 @@ export class DayReplanner {
       fresh,
       ...(unavailable ? { unavailable: { vehicleId: unavailable.vehicle_id, from: unavailable.from } } : {}),
       keptMoveCost: KEPT_MOVE_COST_M,
+      keptMoveRule: KEPT_MOVE_RULE,
     });
     const versions = Object.fromEntries(fresh.map((o) => [o.id, o.version ?? 0]));
     if (partial.vehicles.length === 0 || partial.orders.length === 0) {

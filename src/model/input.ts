@@ -136,6 +136,12 @@ export interface OrderInput {
    * another route but is never left unassigned while any route can take it (see docs/engine.md).
    */
   currentVehicle?: string;
+  /**
+   * A day in progress, with `currentVehicle`: the share of `keptMoveCost` that moving this kept
+   * order to another vehicle costs, in [0, 1] (default 1; in steps of 1/64, rounded). 0: it moves
+   * freely (its parcel is not loaded yet), but it is still kept (never dropped, warm-started).
+   */
+  keptMoveWeight?: number;
 }
 
 export interface ProblemInput {

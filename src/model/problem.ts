@@ -54,6 +54,13 @@ export interface Problem {
    */
   oKept: Int32Array;
   nKept: number;
+  /**
+   * What moving kept order o to another vehicle counts, in units of 1/KEPT_MOVE_UNITS of
+   * `keptMoveCost` (OrderInput.keptMoveWeight; 0 for a new order), and the largest of them: the
+   * search counts moved kept orders by these units (SearchRoute.cumKept, RouteProbe.moved).
+   */
+  oKeptUnits: Int32Array;
+  keptUnitsMax: number;
   /** Latest departure from the start: the shift end, or the start time of a vehicle under way. */
   vDepartLate: Float64Array;
   /** Under way: distance driven, time spent since leaving the depot, fixed stops (-1: not under way). */
@@ -257,13 +264,17 @@ export function buildProblem(input: ProblemInput, matrix: Matrix = buildMatrix(i
       compat[b * nVehicles + v] = 1;
     }
   const oKept = new Int32Array(nNodes).fill(-1);
+  const oKeptUnits = new Int32Array(nNodes);
   let nKept = 0;
+  let keptUnitsMax = 0;
   const vehicleIndex = new Map(input.vehicles.map((v, k) => [v.id, k]));
   input.orders.forEach((o, i) => {
     if (o.currentVehicle === undefined) return;
     const k = vehicleIndex.get(o.currentVehicle);
     if (k === undefined) throw new ProblemError(`orders[${i}].currentVehicle: unknown vehicle '${o.currentVehicle}'`);
     oKept[i] = k;
+    oKeptUnits[i] = Math.round(Math.min(1, Math.max(0, o.keptMoveWeight ?? 1)) * KEPT_MOVE_UNITS);
+    keptUnitsMax = Math.max(keptUnitsMax, oKeptUnits[i]);
     nKept++;
   });
   let hasRequirements = false;
@@ -303,6 +314,8 @@ export function buildProblem(input: ProblemInput, matrix: Matrix = buildMatrix(i
     vBreakCount,
     oKept,
     nKept,
+    oKeptUnits,
+    keptUnitsMax,
     vDepartLate,
     vDistDone,
     vTimeDone,
@@ -355,9 +368,18 @@ export interface CostModel {
   penaltyTime: number;
   /** Per unit of excess weight plus excess volume. */
   penaltyLoad: number;
-  /** Per kept order on another vehicle than its own (a day in progress; 0 otherwise). */
+  /**
+   * Per unit (Problem.oKeptUnits) of kept orders on another vehicle than their own (a day in
+   * progress; 0 otherwise): keptMoveCost / KEPT_MOVE_UNITS.
+   */
   perMoved: number;
 }
+
+/**
+ * A kept order's move weight in units (OrderInput.keptMoveWeight): integers keep the per-route sums
+ * exact (SearchRoute.cumKept), and a power of two keeps keptMoveCost / KEPT_MOVE_UNITS exact.
+ */
+export const KEPT_MOVE_UNITS = 64;
 
 /** The duration weight of a distance objective when vehicles take breaks (see costModel). */
 export const BREAK_DURATION_WEIGHT = 1e-6;
@@ -376,7 +398,7 @@ export function costModel(p: Problem, objective: Objective = 'distance'): CostMo
   for (let o = 0; o < p.nNodes; o++) serviceSum += p.oService[o];
   const bound = 2 * maxArc * (p.nNodes + p.nVehicles + 1) + (objective === 'duration' ? serviceSum : 0) + 1;
   const perVehicle = objective === 'vehicles' ? bound : 0;
-  const perMoved = p.nKept > 0 ? (p.input.keptMoveCost ?? 0) : 0;
+  const perMoved = p.nKept > 0 ? (p.input.keptMoveCost ?? 0) / KEPT_MOVE_UNITS : 0;
   const costs: CostModel = {
     perDistance: objective === 'duration' ? 0.001 : 1,
     // Breaks: a break node has no place of its own, so the arcs priced alone no longer bound a

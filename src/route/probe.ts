@@ -31,7 +31,7 @@ export class RouteProbe {
   vol = -0;
   /** Real orders (reload nodes do not count towards maxOrders). */
   cnt = 0;
-  /** Kept orders away from the probe's vehicle (a day in progress). */
+  /** Move units (Problem.oKeptUnits) of kept orders away from the probe's vehicle (a day in progress). */
   moved = 0;
   /** Excess weight / volume of the closed trips. */
   xw = -0;
@@ -191,7 +191,7 @@ export class RouteProbe {
     this.w += p.oW[o];
     this.vol += p.oV[o];
     this.cnt++;
-    if (this.kept && p.oKept[o] >= 0 && p.oKept[o] !== this.vehicle) this.moved++;
+    if (this.kept && p.oKept[o] >= 0 && p.oKept[o] !== this.vehicle) this.moved += p.oKeptUnits[o];
     return this;
   }
 

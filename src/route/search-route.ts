@@ -79,13 +79,14 @@ export class SearchRoute {
   xW: Float64Array;
   xV: Float64Array;
   /**
-   * A day in progress (only filled when p.nKept > 0): kept orders among positions 1..i, and
-   * `homeAt[i * nVehicles + v]` those of them whose own vehicle is v, so a stretch's orders that
-   * would be away from any vehicle are counted in O(1) (RouteProbe's `moved`).
+   * A day in progress (only filled when p.nKept > 0): the move units (Problem.oKeptUnits) of the
+   * kept orders among positions 1..i, and `homeAt[i * nVehicles + v]` those of them whose own
+   * vehicle is v, so a stretch's orders that would be away from any vehicle are counted in O(1)
+   * (RouteProbe's `moved`).
    */
   cumKept: Int32Array;
   homeAt: Int32Array;
-  /** Kept orders on this route away from their own vehicle. */
+  /** Move units of the kept orders on this route away from their own vehicle. */
   moved = 0;
   /** Reload nodes on the route, and its real orders (size less reload and break nodes). */
   reloads = 0;
@@ -506,6 +507,7 @@ export class SearchRoute {
     const cum = this.cumKept;
     const home = this.homeAt;
     const oKept = p.oKept;
+    const units = p.oKeptUnits;
     if (f === 1) {
       cum[0] = 0;
       home.fill(0, 0, nV);
@@ -514,13 +516,14 @@ export class SearchRoute {
       home.copyWithin(i * nV, (i - 1) * nV, i * nV);
       const o = ord[i];
       const h = o >= 0 && o < p.nOrders ? oKept[o] : -1;
-      cum[i] = cum[i - 1] + (h >= 0 ? 1 : 0);
-      if (h >= 0) home[i * nV + h]++;
+      const u = h >= 0 ? units[o] : 0;
+      cum[i] = cum[i - 1] + u;
+      if (h >= 0) home[i * nV + h] += u;
     }
     this.moved = cum[k] - home[k * nV + this.vehicle];
   }
 
-  /** Kept orders at positions i..j that would be away from vehicle v (i <= j + 1). */
+  /** Move units of the kept orders at positions i..j that would be away from vehicle v (i <= j + 1). */
   movedIn(i: number, j: number, v: number): number {
     const nV = this.p.nVehicles;
     return this.cumKept[j] - this.cumKept[i - 1] - (this.homeAt[j * nV + v] - this.homeAt[(i - 1) * nV + v]);

@@ -120,6 +120,7 @@ const problemObject = z
         timeWindow: pair('start, end').refine(([a, b]) => a <= b, { message: 'start must not be after end' }).optional(),
         requiredFeatures: z.array(z.string({ error: 'must be a string' }), { error: 'must be an array of strings' }).optional(),
         currentVehicle: id.optional(),
+        keptMoveWeight: nonNegative('keptMoveWeight').refine((x) => x <= 1, { message: 'must be <= 1 (keptMoveWeight)' }).optional(),
       }),
       { error: 'must be an array of orders' },
     ),

@@ -96,6 +96,7 @@ export class PairScreen {
     // vehicle only what the moved segment carries
     // (the same terms in the same order as there, so the same number to the last bit)
     const perMoved = c.perMoved;
+    const unitsMax = sol.p.keptUnitsMax;
     let relShed = 0;
     relShed += r.penalty - perMoved * r.moved;
     if (s !== r) relShed += s.penalty - perMoved * s.moved;
@@ -116,7 +117,7 @@ export class PairScreen {
       const removal = rem[len];
       const lastLoc = L[last];
       const lastSv = len === 1 && sym ? svFirst : D[lastLoc * n + sv];
-      const shedLen = s !== r && perMoved !== 0 ? relShed + perMoved * Math.min(len, r.moved) : relShed;
+      const shedLen = s !== r && perMoved !== 0 ? relShed + perMoved * Math.min(len * unitsMax, r.moved) : relShed;
       if (
         // the whole of r onto s: no bound (the operator checks it in full)
         (r !== s && len === r.size) ||

@@ -26,12 +26,18 @@ import { exerciseOperator } from '../helpers/operator-check.js';
 import { dayAt, newOrders } from '../helpers/day.js';
 import { cheapestByTrial } from '../helpers/insertion-oracle.js';
 
-/** A day under way at 300 with 8 new orders, no breaks, moving a kept order costing `cost`. */
-function underWay(seed: number, cost: number): ProblemInput {
+/**
+ * A day under way at 300 with 8 new orders, no breaks, moving a kept order costing `cost`; with
+ * `weights`, each kept order pays one of them at random (OrderInput.keptMoveWeight).
+ */
+function underWay(seed: number, cost: number, weights?: number[]): ProblemInput {
   const base = randomProblem({ orders: 60, vehicles: 8, seed, windows: true });
   const plan = solve(base, { iterations: 20, seed });
   const { problem: wider, added } = newOrders(base, 8, 300, seed);
-  return { ...dayAt(wider, plan, 300, added).problem, keptMoveCost: cost };
+  const day = { ...dayAt(wider, plan, 300, added).problem, keptMoveCost: cost };
+  if (!weights) return day;
+  const rng = new Rng(seed + 1000);
+  return { ...day, orders: day.orders.map((o) => (o.currentVehicle === undefined ? o : { ...o, keptMoveWeight: weights[rng.int(weights.length)] })) };
 }
 
 /** Orders dealt at random onto the routes they fit (kept orders mostly away from their vehicle). */
@@ -59,16 +65,21 @@ function dealt(input: ProblemInput, seed: number, penalised: boolean): SearchSol
   return sol;
 }
 
-const cases = [
+const cases: Array<{ name: string; seed: number; cost: number; penalised: boolean; weights?: number[] }> = [
   { name: 'strict', seed: 41, cost: 15, penalised: false },
   { name: 'a higher cost', seed: 42, cost: 60, penalised: false },
   { name: 'penalised', seed: 43, cost: 15, penalised: true },
+  // weighted kept orders: some free, some paying part, some all of the cost
+  { name: 'weighted, strict', seed: 44, cost: 60, penalised: false, weights: [0, 0.25, 0.5, 1] },
+  { name: 'weighted, penalised', seed: 45, cost: 60, penalised: true, weights: [0, 0.25, 1] },
+  // no order pays the whole cost: the segment bound is by the largest weight, not by 1
+  { name: 'weighted below 1', seed: 46, cost: 120, penalised: false, weights: [0, 0.5] },
 ];
 
 describe('distance bounds with a cost on moving kept orders', () => {
   for (const c of cases) {
     it(`relocate and the default operators: the pruned evaluation agrees with the full one (${c.name})`, () => {
-      const input = underWay(c.seed, c.cost);
+      const input = underWay(c.seed, c.cost, c.weights);
       for (const op of defaultOperators()) {
         const sol = dealt(input, c.seed, c.penalised);
         expect(sol.routes.reduce((a, r) => a + r.moved, 0)).toBeGreaterThan(5);
@@ -80,7 +91,7 @@ describe('distance bounds with a cost on moving kept orders', () => {
     });
 
     it(`the pair screen turns away only pairs relocate cannot improve, and turns some away (${c.name})`, () => {
-      const input = underWay(c.seed, c.cost);
+      const input = underWay(c.seed, c.cost, c.weights);
       const sol = dealt(input, c.seed, c.penalised);
       const ops = defaultOperators();
       const screen = PairScreen.for(ops)!;
@@ -107,7 +118,7 @@ describe('distance bounds with a cost on moving kept orders', () => {
     });
 
     it(`the insertion scan finds the cheapest position on routes with kept orders away (${c.name})`, () => {
-      const input = underWay(c.seed, c.cost);
+      const input = underWay(c.seed, c.cost, c.weights);
       const sol = dealt(input, c.seed, c.penalised);
       const p = sol.p;
       const rng = new Rng(c.seed);
@@ -126,4 +137,31 @@ describe('distance bounds with a cost on moving kept orders', () => {
       expect(onMovedRoute).toBeGreaterThan(0);
     });
   }
+
+  it('a route counts the move units of the kept orders away from their vehicle, as the orders say', () => {
+    const input = underWay(47, 60, [0, 0.25, 0.5, 1]);
+    const sol = dealt(input, 47, false);
+    const p = sol.p;
+    const byId = new Map(input.orders.map((o) => [o.id, o]));
+    const vehicleIds = input.vehicles.map((v) => v.id);
+    let expected = 0;
+    let free = 0;
+    for (const r of sol.routes) {
+      let units = 0;
+      for (let i = 1; i <= r.size; i++) {
+        const o = r.ord[i];
+        if (o >= p.nOrders) continue;
+        const order = byId.get(p.orderIds[o])!;
+        if (order.currentVehicle === undefined || order.currentVehicle === vehicleIds[r.vehicle]) continue;
+        units += (order.keptMoveWeight ?? 1) * 64;
+        if (order.keptMoveWeight === 0) free++;
+      }
+      expect(r.moved).toBe(units);
+      expected += units;
+      // the cost holds the moved share: 60 m an order of weight 1
+      expect(r.cost - r.distance).toBeCloseTo((60 * units) / 64, 9);
+    }
+    expect(expected).toBeGreaterThan(64);
+    expect(free).toBeGreaterThan(0);
+  });
 });

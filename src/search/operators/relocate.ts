@@ -61,9 +61,10 @@ export class Relocate extends BaseOperator {
     const perDistance = c.perDistance;
     const noVehicle = c.perVehicle * 0;
     // what a move could shed: the routes' time and load penalties, and of their cost of kept orders
-    // away from their vehicle only what the moved segment carries (at most one a moved order,
+    // away from their vehicle only what the moved segment carries (at most keptUnitsMax a moved order,
     // none within a route): relocateShed
     const perMoved = c.perMoved;
+    const unitsMax = sol.p.keptUnitsMax;
     let shed = 0;
     shed += r.penalty - perMoved * r.moved;
     if (s !== r) shed += s.penalty - perMoved * s.moved;
@@ -84,7 +85,7 @@ export class Relocate extends BaseOperator {
         // O(1) price of each side from the six arcs that change
         const cap = Math.min(limit, best);
         if (byDistance) {
-          const shedLen = s !== r && perMoved !== 0 ? shed + perMoved * Math.min(len, r.moved) : shed;
+          const shedLen = s !== r && perMoved !== 0 ? shed + perMoved * Math.min(len * unitsMax, r.moved) : shed;
           const removal = rem[len];
           const lastLoc = L[last];
           tryAfter = perDistance * (removal + svFirst + D[lastLoc * n + after] - svAfter) + noVehicle - shedLen < cap;

@@ -45,6 +45,9 @@ parentPort.on('message', (m) => {
 `;
 
 
+/** How long close waits for the checkpoint thread to close its connection before ending it. */
+const STOP_WAIT_MS = 5_000;
+
 export class Checkpointer {
   /** 'thread' while the thread checkpoints; 'automatic' once it was lost (the connection checkpoints on commit). */
   mode: 'thread' | 'automatic' = 'thread';
@@ -106,7 +109,13 @@ export class Checkpointer {
     if (!this.stopping) {
       this.stopping = true;
       clearInterval(this.watchdog);
+      // awaited by close: the process must live until the thread has gone (it runs unref'd)
+      this.worker.ref();
       this.worker.postMessage('stop');
+      // a thread stuck in a checkpoint is not waited for long: it holds no lock a reader needs
+      const force = setTimeout(() => void this.worker.terminate(), STOP_WAIT_MS);
+      force.unref();
+      void this.exited.then(() => clearTimeout(force));
     }
     return this.exited;
   }
