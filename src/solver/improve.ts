@@ -26,8 +26,9 @@ export interface ImproveContext {
   rng: Rng;
   stop: Stop;
   objective: Objective;
-  /** Start temperature as a share of the average arc cost of the initial solution (default `startTemperature(p)`; end 0.1). */
+  /** Start temperature as a share of the average arc cost of the initial solution (default `startTemperature(p)`). */
   startTemperature?: number;
+  /** End temperature, likewise (default `endTemperature(p)`). */
   endTemperature?: number;
   /** Neighbours per order the local search uses inside the loop. */
   lsNeighbours?: number;
@@ -88,20 +89,35 @@ const NEAR_SHARE = 0.5;
 /** Start temperature, in average arcs, for a fleet of more than one vehicle class. */
 export const MIXED_FLEET_START = 3;
 
+/** Start and end temperatures, in average arcs, for a fleet of one vehicle class. */
+export const ONE_CLASS_START = 0.5;
+export const ONE_CLASS_END = 0.02;
+
+/** End temperature, in average arcs, for a fleet of more than one vehicle class. */
+export const MIXED_FLEET_END = 0.1;
+
 /**
- * Start temperature of the annealing, as a share of the start's average arc: 1 for a fleet of one
- * vehicle class (every Solomon and Homberger instance), MIXED_FLEET_START when the vehicles differ
- * (depots, capacities, shifts, limits or features: `Problem.mixedFleet`). Measured in session 19 (bench/RESULTS.md),
- * each in turns over the same seeds: the 500-order city (two depots, vans and trucks) at 4.5 s
- * 622.08 -> 619.06 km (20 seeds), its road-matrix twin 853.88 -> 849.19 km (12 seeds), and through
- * the job service 4.5 s jobs 621.88 -> 617.44 km and 60 s jobs 608.15 -> 604.65 km; session 6
- * found the same on two other generated cities (622.3 -> 618.1 km, and flat). On the one-class
- * benchmarks the hotter start was flat (Solomon at 1 s) or worse (Homberger 200 at 10 s on two
- * threads: 0.15 -> 0.21 %, R2 0.07 -> 0.20 %; Homberger 1000 at 10 s, session 6: C2 and R2 worse),
- * so they keep 1. The class count is what separates the two sets measured, not a proven cause.
+ * Start temperature of the annealing, as a share of the start's average arc: ONE_CLASS_START for a
+ * fleet of one vehicle class (every Solomon and Homberger instance), MIXED_FLEET_START when the
+ * vehicles differ (depots, capacities, shifts, limits or features: `Problem.mixedFleet`). Measured
+ * in session 19 (bench/RESULTS.md), each in turns over the same seeds: the 500-order city (two
+ * depots, vans and trucks) at 4.5 s 622.08 -> 619.06 km (20 seeds), its road-matrix twin 853.88 ->
+ * 849.19 km (12 seeds), and through the job service 4.5 s jobs 621.88 -> 617.44 km and 60 s jobs
+ * 608.15 -> 604.65 km; session 6 found the same on two other generated cities (622.3 -> 618.1 km,
+ * and flat). On the one-class benchmarks the hotter start was flat (Solomon at 1 s) or worse
+ * (Homberger 200 at 10 s on two threads: 0.15 -> 0.21 %, R2 0.07 -> 0.20 %; Homberger 1000 at
+ * 10 s, session 6: C2 and R2 worse). Session 30 (issue 42) made the one-class schedule colder at
+ * both ends, 1 -> 0.5 and 0.1 -> 0.02 (endTemperature): Homberger 200 R1, RC1, R2, RC2 at 10 s of
+ * CPU, one thread, A/B in turns over 24 instance-seed pairs, mean gap 0.445 -> 0.336 %, shorter
+ * on 15, longer on 7. The class count is what separates the two sets measured, not a proven cause.
  */
 export function startTemperature(p: Problem): number {
-  return p.mixedFleet ? MIXED_FLEET_START : 1;
+  return p.mixedFleet ? MIXED_FLEET_START : ONE_CLASS_START;
+}
+
+/** End temperature of the annealing, as a share of the start's average arc (see startTemperature). */
+export function endTemperature(p: Problem): number {
+  return p.mixedFleet ? MIXED_FLEET_END : ONE_CLASS_END;
 }
 
 export function improve(sol: SearchSolution, ctx: ImproveContext): void {
@@ -125,7 +141,7 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
   const arcs = sol.p.nOrders + sol.usedVehicles();
   const avgArc = arcs > 0 ? sol.distance() / arcs : 1;
   const t0 = (ctx.startTemperature ?? startTemperature(sol.p)) * avgArc;
-  const t1 = (ctx.endTemperature ?? 0.1) * avgArc;
+  const t1 = (ctx.endTemperature ?? endTemperature(sol.p)) * avgArc;
 
   const lsWithin = ctx.lsWithin ?? Infinity;
   const lsEnvInner = lsEnv.using(ctx.lsNeighbours ?? 15);

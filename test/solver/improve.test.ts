@@ -9,7 +9,7 @@ import { SearchSolution } from '../../src/route/search-solution.js';
 import { RouteProbe } from '../../src/route/probe.js';
 import { buildNeighbours } from '../../src/search/neighbourhood.js';
 import { defaultRuinParams } from '../../src/search/perturb.js';
-import { improve, MIXED_FLEET_START, ruinParams, startTemperature } from '../../src/solver/improve.js';
+import { endTemperature, improve, MIXED_FLEET_END, MIXED_FLEET_START, ONE_CLASS_END, ONE_CLASS_START, ruinParams, startTemperature } from '../../src/solver/improve.js';
 import { constructStart } from '../../src/solver/solve.js';
 import { Rng } from '../../src/solver/rng.js';
 import { Stop } from '../../src/solver/stop.js';
@@ -37,10 +37,13 @@ describe('startTemperature', () => {
     ...base,
     vehicles: base.vehicles.map((v, i) => (i === k ? { ...v, ...change } : v)),
   });
-  it('starts at one average arc when every vehicle is alike (the Solomon and Homberger fleets)', () => {
-    expect(startTemperature(buildProblem(base))).toBe(1);
+  it('starts at half an average arc and ends at a fiftieth when every vehicle is alike (the Solomon and Homberger fleets)', () => {
+    expect(startTemperature(buildProblem(base))).toBe(ONE_CLASS_START);
+    expect(endTemperature(buildProblem(base))).toBe(ONE_CLASS_END);
+    expect(ONE_CLASS_START).toBe(0.5);
+    expect(ONE_CLASS_END).toBe(0.02);
     // names and ids do not make a class
-    expect(startTemperature(buildProblem({ ...base, vehicles: base.vehicles.map((v, i) => ({ ...v, id: `van-${i}` })) }))).toBe(1);
+    expect(startTemperature(buildProblem({ ...base, vehicles: base.vehicles.map((v, i) => ({ ...v, id: `van-${i}` })) }))).toBe(ONE_CLASS_START);
   });
   it('starts hotter when the vehicles differ: capacity, shift, depot, limits or features', () => {
     const other = { ...base, depots: [...base.depots, { id: 'e', location: 1 }] };
@@ -51,8 +54,12 @@ describe('startTemperature', () => {
       withVehicle(2, { maxOrders: 5 }),
       withVehicle(1, { features: ['cold'] }),
     ];
-    for (const input of cases) expect(startTemperature(buildProblem(input))).toBe(MIXED_FLEET_START);
+    for (const input of cases) {
+      expect(startTemperature(buildProblem(input))).toBe(MIXED_FLEET_START);
+      expect(endTemperature(buildProblem(input))).toBe(MIXED_FLEET_END);
+    }
     expect(MIXED_FLEET_START).toBeGreaterThan(1);
+    expect(MIXED_FLEET_END).toBeLessThan(MIXED_FLEET_START);
   });
 });
 
