@@ -14,8 +14,9 @@
  * - `two`: two seeds on the whole day, the shorter kept (the service's `seedsPerSolve` 2).
  * - `single`: one thread, the same budget; `single2`: one thread, twice the budget (two threads'
  *   CPU on one): what cooperation is worth against one search given all the CPU.
- * - `plan:k=v;k=v`: cooperate with a CoopPlan (wholeShare, depotShare, sectorEpochSec, minWholeCpuMs,
- *   depotHalves, after=whole, temper=A:B), e.g. `plan:after=whole;sectorEpochSec=0.8`.
+ * - `plan:k=v;k=v`: cooperate with a CoopPlan (wholeShare, depotShare, sectorEpochSec, minWholeCpuMs),
+ *   e.g. `plan:sectorEpochSec=0.8`. (Session 30 also tried, through settings since removed, no depot
+ *   halves, whole-day restarts instead of sectors and a hotter or colder cooling: bench/RESULTS.md.)
  *
  * Prints each seed's distances and, per variant, the mean, the median, and against the first
  * variant how often it was shorter and the difference of the means. The same seed does not give

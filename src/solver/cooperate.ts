@@ -89,24 +89,6 @@ export interface CoopPlan {
   sectorEpochSec?: number;
   /** Default MIN_WHOLE_CPU_MS. */
   minWholeCpuMs?: number;
-  /**
-   * The variants below are for benchmarks (bench/coop-cpu.ts); none won over the defaults in
-   * bench/RESULTS.md, session 30 (all within the run-to-run noise of the city job).
-   * Depot halves first when the vehicles start from two depots or more (default true).
-   */
-  depotHalves?: boolean;
-  /**
-   * The epochs after the first whole one: 'sectors' (default) cuts the best routes into a sector a
-   * thread; 'whole' runs both threads on the whole problem from the best routes again, other
-   * seeds, and keeps the better answer (a restart of both from the best every SECTOR_EPOCH_SEC).
-   */
-  after?: 'sectors' | 'whole';
-  /**
-   * The solve's share of its budget [0, 1] mapped onto [a, b] of the annealing's schedule (default
-   * [0, 1]): a < 0 starts hotter than improve.ts's start temperature, a > 0 cooler; b > 1 ends
-   * colder than its end temperature (Stop.progress goes past 1).
-   */
-  temper?: [number, number];
 }
 
 /**
@@ -177,9 +159,7 @@ export async function cooperate(
   // the cooling schedule follows the time: an epoch of ms milliseconds from now covers that share
   const epochOptions = (e: number, w: number, ms: number): SolveOptions => {
     const from = Math.min(1, (now() - started) / limitMs);
-    const to = Math.min(1, from + ms / limitMs);
-    const [a, b] = plan.temper ?? [0, 1];
-    return { ...options, seed: seed + 7919 * (e * 2 + w) + w, timeLimit: Math.max(0.001, ms / 1000), schedule: { from: a + (b - a) * from, to: a + (b - a) * to } };
+    return { ...options, seed: seed + 7919 * (e * 2 + w) + w, timeLimit: Math.max(0.001, ms / 1000), schedule: { from, to: Math.min(1, from + ms / limitMs) } };
   };
 
   /** Every free thread on the whole problem (from `from` when given); the best answer. */
@@ -202,7 +182,7 @@ export async function cooperate(
   // counts from the start (and each builds its start on half the orders); then the whole day from
   // the halves' routes together. What a half left out, or the half of a thread that gave way, goes
   // back in by regret insertion at the warm start.
-  const halves = runner.free() >= 2 && plan.depotHalves !== false ? depotHalves(problem) : null;
+  const halves = runner.free() >= 2 ? depotHalves(problem) : null;
   let best: SolveResult | null;
   if (halves !== null) {
     const parts = await Promise.all(halves.map((half, w) => runner.run(half, epochOptions(epochs, w, limitMs * depotShare), w === 0)));
@@ -223,15 +203,10 @@ export async function cooperate(
     const slice = left / (epochs - e);
     let parts: Part[] | null = null;
     // a second thread, and every order served (a sector holds only routed orders)
-    if (best.unassigned.length === 0 && runner.free() >= 2 && plan.after !== 'whole') {
+    if (best.unassigned.length === 0 && runner.free() >= 2) {
       const angle = angles.next() * 2 * Math.PI;
       const pivot = pivots.next() < OFF_CENTRE_SHARE ? pivots.int(problem.orders.length) : undefined;
       parts = shapes.next() < HALVES_SHARE ? halveRoutes(problem, best, 2, angle) : splitRoutes(problem, best, 2, angle, pivot);
-    }
-    if (parts === null && plan.after === 'whole' && runner.free() >= 2) {
-      const r = await whole(e, slice, best);
-      if (r !== null && betterScore(resultScore(r, objective), resultScore(best, objective))) best = r;
-      continue;
     }
     if (parts === null) {
       // alone (or nothing to cut): the rest of the budget on the whole problem, from the best

@@ -142,24 +142,6 @@ describe('cooperate', () => {
     expect(r.distance).toBeLessThanOrEqual(firstBest + 1e-6);
   });
 
-  it('a plan for benchmarks: whole epochs after the first (after: whole), the cooling schedule mapped onto temper; complete and feasible', async () => {
-    const { calls, runner, clock } = recorder(() => 2);
-    const r = await cooperate(input, { timeLimit: 2.5, seed: 3 }, runner, clock, { after: 'whole', temper: [0.2, 1.1] });
-    expectComplete(input, r);
-    // the first whole epoch, then whole epochs from the best routes, two tasks each: no sector
-    expect(sectorCalls(calls)).toEqual([]);
-    expect(calls.length).toBeGreaterThanOrEqual(6);
-    expect(calls.length % 2).toBe(0);
-    for (const c of calls.slice(2)) expect(c.options.initialRoutes!.flatMap((x) => x.orderIds).sort()).toEqual(ids);
-    for (let i = 0; i < calls.length; i += 2) expect(calls[i].options.seed).not.toBe(calls[i + 1].options.seed);
-    // the schedule starts at 0.2 and ends at 1.1 of the annealing
-    expect(calls[0].options.schedule!.from).toBeCloseTo(0.2, 6);
-    expect(calls.at(-1)!.options.schedule!.to).toBeCloseTo(1.1, 6);
-    for (const c of calls) expect(c.options.schedule!.to).toBeGreaterThan(c.options.schedule!.from);
-    // each epoch keeps the better of its two answers: never longer than the first epoch's better one
-    expect(r.distance).toBeLessThanOrEqual(Math.min(calls[0].result!.distance, calls[1].result!.distance) + 1e-6);
-  });
-
   it('never cuts a solution that leaves orders out: they stay listed as unassigned', async () => {
     // one order heavier than every vehicle: no plan serves it
     const heavy: ProblemInput = { ...input, orders: input.orders.map((o, i) => (i === 0 ? { ...o, weight: 10_000 } : o)) };
@@ -212,14 +194,6 @@ describe('cooperate from two depots', () => {
     expect([c.main, d.main]).toEqual([true, false]);
     expect(c.options.seed).not.toBe(d.options.seed);
     expect([a.options.seed, b.options.seed]).not.toContain(c.options.seed);
-  });
-
-  it('without depot halves (a plan for benchmarks, depotHalves: false) the first epoch holds the whole day on both threads', async () => {
-    const { calls, runner, clock } = recorder(() => 2);
-    const r = await cooperate(twoDepots, { timeLimit: 2.5, seed: 4 }, runner, clock, { depotHalves: false });
-    expectComplete(twoDepots, r);
-    expect([calls[0].orders.length, calls[1].orders.length]).toEqual([ids.length, ids.length]);
-    expect(calls[0].options.timeLimit).toBeCloseTo(2.5 * WHOLE_SHARE, 6);
   });
 
   it('a half whose thread gives way is planned on the whole day from the other half: still complete and feasible', async () => {
