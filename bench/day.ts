@@ -8,6 +8,9 @@
  * and each van's position between its last stop and its next is sent through the dispatch API.
  * Then the batch is added and the day re-planned (POST /planning/replan with the batch).
  *
+ * The service runs as that company would set it: `--shift-reserve-min 60` (room at the end of
+ * each van's shift in the morning plan, used by the re-plans).
+ *
  * Reported: each re-plan's time (submit to done, wall clock: p50, p95), orders placed; the km of
  * the day (every route of the date at the end) against
  * - a morning plan with every order known (the engine on all 500, the job's budget): the price of
@@ -16,7 +19,7 @@
  *   cheapest feasible place at its arrival (the quote's evaluator on the day in progress), nothing
  *   else moved.
  *
- *   npx tsx bench/day.ts [--batches 5] [--late-share 0.2] [--seed 1] [--budget S] [--no-new-routes] [--dump DIR] [--cpu-clock [--morning-iterations N]] [--no-reference]
+ *   npx tsx bench/day.ts [--batches 5] [--late-share 0.2] [--seed 1] [--budget S] [--no-new-routes] [--dump DIR] [--cpu-clock [--morning-iterations N] [--replan-iterations N]] [--shift-reserve-min M] [--no-reference]
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,6 +47,12 @@ const LATE_SHARE = arg('late-share', 0.2);
 const SEED = arg('seed', 1);
 /** A solver budget for every job, s (default: the service's, 0: that). */
 const BUDGET = arg('budget', 0);
+/**
+ * --shift-reserve-min M: the service's `serve --shift-reserve-min` (planning jobs plan routes back M
+ * minutes before the shift ends; docs/day.md). Default 60: this day is a company's that takes
+ * orders during the day and would set it (0: the service's default, the whole shift).
+ */
+const RESERVE_MIN = arg('shift-reserve-min', 60);
 /** --no-new-routes: the re-plans give no free van a route (vehicle_ids names one van already out). */
 const NO_NEW_ROUTES = process.argv.includes('--no-new-routes');
 /**
@@ -60,6 +69,13 @@ const NO_REFERENCE = process.argv.includes('--no-reference');
  * runs of re-plan variants then differ only in the re-plans).
  */
 const MORNING_ITERATIONS = arg('morning-iterations', 0);
+/**
+ * --replan-iterations N (with --cpu-clock): every re-plan is searched for N iterations instead of
+ * its time budget, so that a run of a seed repeats exactly (A/B runs of morning-plan variants
+ * compare seed for seed without the machine's noise; about 700-1,000 iterations fit a re-plan's
+ * 1.3 s of CPU here).
+ */
+const REPLAN_ITERATIONS = arg('replan-iterations', 0);
 /** --dump DIR: every solve's problem and answer as JSON files there (to replay them offline). */
 const DUMP = process.argv.includes('--dump') ? process.argv[process.argv.indexOf('--dump') + 1] : undefined;
 
@@ -108,14 +124,15 @@ const pool: SolveRunner & { destroy?: () => Promise<void> } = CPU_CLOCK
       size: 1,
       run: async (task) => {
         // the morning plan (no day in progress) by iterations when asked: the same plan every run of a seed
-        const fixed = MORNING_ITERATIONS > 0 && task.problem.now === undefined;
-        return solve(task.problem, { ...task.options, validate: false, ...(fixed ? { timeLimit: undefined, iterations: MORNING_ITERATIONS } : {}) }, { now: cpuNow });
+        const iterations = task.problem.now === undefined ? MORNING_ITERATIONS : REPLAN_ITERATIONS;
+        return solve(task.problem, { ...task.options, validate: false, ...(iterations > 0 ? { timeLimit: undefined, iterations } : {}) }, { now: cpuNow });
       },
     }
   : new SolverPool({ threads: 1 });
 let solves = 0;
 const jobs = new JobService({
   store: port.planning, pool, ...(CPU_CLOCK ? { shareMatrix: false } : {}), now: clock, concurrency: 1, seed: SEED, ...(BUDGET > 0 ? { timeBudgetSec: BUDGET } : {}),
+  ...(RESERVE_MIN > 0 ? { shiftReserveSec: RESERVE_MIN * 60 } : {}),
   ...(DUMP ? { onSolved: (info) => { mkdirSync(DUMP, { recursive: true }); writeFileSync(join(DUMP, `${String(++solves).padStart(2, '0')}-job${info.jobId}.json`), JSON.stringify(info)); } } : {}),
 });
 const app = buildApp({ store: port, jobs, clock, geocoding: false, rateLimit: 0 });

@@ -73,6 +73,8 @@ export interface FlowServeOptions {
   positionRetentionDays?: number;
   /** `--max-pending-deliveries`: pending webhook deliveries one subscription may hold (store/types.ts). */
   maxPendingDeliveries?: number;
+  /** `--shift-reserve-min`: room planning jobs keep at the end of each van's shift for orders that come during the day (docs/day.md). */
+  shiftReserveMin?: number;
 }
 
 /** The parseArgs option specs for planning and webhooks (serve and worker). */
@@ -84,16 +86,22 @@ export const flowServeArgs = {
   'max-jobs-per-company': { type: 'string' },
   'position-retention-days': { type: 'string' },
   'max-pending-deliveries': { type: 'string' },
+  'shift-reserve-min': { type: 'string' },
 } as const;
 
-export const FLOW_SERVE_USAGE = '[--job-time-limit SECONDS] [--lease-seconds 30] [--webhook-timeout MS] [--webhook-retry-delays MS,MS,...] [--max-jobs-per-company 4] [--position-retention-days 30] [--max-pending-deliveries 100000]';
+export const FLOW_SERVE_USAGE = '[--job-time-limit SECONDS] [--lease-seconds 30] [--webhook-timeout MS] [--webhook-retry-delays MS,MS,...] [--max-jobs-per-company 4] [--position-retention-days 30] [--max-pending-deliveries 100000] [--shift-reserve-min 0]';
 
 /** Validates the values; throws `usage(message)` on a bad one. */
 export function parseFlowServeArgs(
-  v: { 'job-time-limit'?: string; 'lease-seconds'?: string; 'webhook-timeout'?: string; 'webhook-retry-delays'?: string; 'max-jobs-per-company'?: string; 'position-retention-days'?: string; 'max-pending-deliveries'?: string },
+  v: { 'job-time-limit'?: string; 'lease-seconds'?: string; 'webhook-timeout'?: string; 'webhook-retry-delays'?: string; 'max-jobs-per-company'?: string; 'position-retention-days'?: string; 'max-pending-deliveries'?: string; 'shift-reserve-min'?: string },
   usage: (message: string) => Error,
 ): FlowServeOptions {
   const out: FlowServeOptions = {};
+  const reserve = v['shift-reserve-min'];
+  if (reserve !== undefined) {
+    if (!/^\d{1,3}$/.test(reserve) || Number(reserve) > 720) throw usage(`--shift-reserve-min: expected whole minutes from 0 to 720, got '${reserve}'`);
+    out.shiftReserveMin = Number(reserve);
+  }
   const limit = v['job-time-limit'];
   if (limit !== undefined) {
     if (!/^\d{1,5}(\.\d{1,3})?$/.test(limit) || Number(limit) <= 0) throw usage(`--job-time-limit: expected seconds above 0, got '${limit}'`);

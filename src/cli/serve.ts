@@ -50,6 +50,7 @@ export async function main(argv: string[]): Promise<number> {
     speedKmh: config.speedKmh,
     detourFactor: config.detourFactor,
     jobTimeLimitSec: config.flow?.jobTimeLimitSec,
+    shiftReserveMin: config.flow?.shiftReserveMin,
     webhookTimeoutMs: config.flow?.webhookTimeoutMs,
     webhookRetryDelaysMs: config.flow?.webhookRetryDelaysMs,
     maxJobsPerCompany: config.flow?.maxJobsPerCompany,

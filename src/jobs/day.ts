@@ -399,3 +399,36 @@ export function toDayOutcome(result: SolveResult, context: DayContext): DayOutco
     .sort((a, b) => a.order_id - b.order_id);
   return { rewrites, changed, newRoutes, placed, backToNew, unassigned };
 }
+
+/**
+ * Room kept for orders that come during the day (`serve --shift-reserve-min`, docs/day.md): a
+ * planning job plans each van's route to end `reserveSec` before its shift ends, so that the
+ * re-plans of the day (which have the whole shift) find time on vans already out for the late
+ * orders instead of sending a van back out or a long detour. A van never loses more than half its
+ * shift to it, and never a break it could still take. 0: the whole shift (the default).
+ */
+export function withShiftReserve<P extends Pick<ProblemInput, 'vehicles'>>(problem: P, reserveSec: number): P {
+  if (!(reserveSec > 0)) return problem;
+  const vehicles = problem.vehicles.map((v): VehicleInput => {
+    const [start, end] = v.shift;
+    const breaksNeed = Math.max(-Infinity, ...(v.breaks ?? []).map((b) => b.window[0] + b.duration));
+    const cut = Math.max(end - reserveSec, start + (end - start) / 2, breaksNeed);
+    return cut >= end ? v : { ...v, shift: [start, cut] };
+  });
+  return { ...problem, vehicles };
+}
+
+/**
+ * The plan with a shift reserve left orders out that only the reserve could take: the problem
+ * with whole shifts, warm-started from that plan (its routes as kept orders that move freely), so
+ * that the search places the rest and keeps the routes found (src/jobs/plan-date.ts).
+ */
+export function warmWithWholeShifts(problem: ProblemInput, reserved: SolveResult): ProblemInput {
+  const at = new Map<string, { vehicle: string; k: number }>();
+  for (const r of reserved.routes) r.stops.forEach((s, k) => at.set(s.orderId, { vehicle: r.vehicleId, k }));
+  const orders = problem.orders
+    .map((o, i) => ({ o, i, a: at.get(o.id) }))
+    .sort((x, y) => (x.a?.k ?? Infinity) - (y.a?.k ?? Infinity) || x.i - y.i)
+    .map(({ o, a }) => (a ? { ...o, currentVehicle: a.vehicle, keptMoveWeight: 0 } : o));
+  return { ...problem, orders };
+}

@@ -17,6 +17,7 @@ import { LeaseLostError, OrdersChangedError, OrdersNotNewError, VehicleBusyError
 import { buildProblem, toRoutes, type MatrixProvider } from './problem.js';
 import { SolveOverrunError, type SolveScheduler } from '../pool/scheduler.js';
 import { DayReplanner } from './replan.js';
+import { warmWithWholeShifts, withShiftReserve } from './day.js';
 
 /**
  * The default solver budget of a job: 1 s plus 7 ms an order, at most 4.5 s. Small jobs come back
@@ -34,6 +35,8 @@ export interface DatePlannerOptions {
   events: EventBus;
   /** Solver budget of one job, s (default: `defaultBudgetSec` of its order count). */
   timeBudgetSec?: number;
+  /** Room kept at the end of each van's shift for orders that come during the day, s (default 0; src/jobs/day.ts withShiftReserve). */
+  shiftReserveSec?: number;
   /** Deadline for all road-matrix calls of one job, ms (default 120 000). */
   matrixDeadlineMs?: number;
   /** Planning again after another job took a vehicle meanwhile (default 3). */
@@ -199,8 +202,12 @@ export class DatePlanner {
     matrix = scaleTravelTimes(matrix, speedFactor);
     const problem: ProblemInput = { ...partial, matrix };
     let result: SolveResult;
+    const reserve = this.options.shiftReserveSec ?? 0;
     try {
-      result = await this.options.scheduler.solve(problem, limits.timeLimit, limits.lease);
+      result = await this.options.scheduler.solve(withShiftReserve(problem, reserve), limits.timeLimit, limits.lease);
+      // orders that fit only in the shifts' reserve are planned with the whole shifts
+      if (reserve > 0 && result.unassigned.some((u) => u.reason === 'time_window' || u.reason === 'max_duration'))
+        result = await this.options.scheduler.solve(warmWithWholeShifts(problem, result), Math.max(0.2, limits.timeLimit / 2), limits.lease);
     } catch (error) {
       if (!(error instanceof SolveOverrunError)) throw error;
       throw new JobFailure(

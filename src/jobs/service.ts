@@ -44,6 +44,8 @@ export interface JobServiceOptions {
   /** Solver wall-clock budget of one job in seconds, shared by its delivery dates in proportion to
    *  their orders (default: `defaultBudgetSec` of the job's order count, 1 to 4.5 s). */
   timeBudgetSec?: number;
+  /** Room kept at the end of each van's shift by planning jobs for orders that come during the day, s (default 0; docs/day.md). */
+  shiftReserveSec?: number;
   /** Extra time before a solve that ignores its deadline is aborted (default 10 s; a starved
    *  thread is waited for, see pool/scheduler.ts `abortGraceSec`). */
   abortGraceSec?: number;
@@ -133,6 +135,7 @@ export class JobService {
       matrix: this.matrix,
       events: this.events,
       timeBudgetSec: options.timeBudgetSec,
+      shiftReserveSec: options.shiftReserveSec,
       matrixDeadlineMs: options.matrixDeadlineMs,
       commitRetries: options.commitRetries,
       stamp,

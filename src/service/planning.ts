@@ -34,6 +34,8 @@ export interface PlanningRuntimeOptions {
   workers?: number;
   /** Solver time budget of one job in seconds (default: `defaultBudgetSec` of its order count). */
   jobTimeLimitSec?: number;
+  /** Room planning jobs keep at the end of each van's shift for orders that come during the day, minutes (default 0; docs/day.md). */
+  shiftReserveMin?: number;
   matrix?: 'haversine' | 'osrm';
   osrmUrl?: string;
   /** `--speed-kmh`: haversine travel at one fixed speed instead of the default travel curve. */
@@ -100,6 +102,7 @@ export function createPlanningRuntime(options: PlanningRuntimeOptions): Planning
     events: bus,
     matrix: matrixProvider(options.matrix ?? 'haversine', options.osrmUrl, { speedKmh: options.speedKmh, detourFactor: options.detourFactor }),
     timeBudgetSec: options.jobTimeLimitSec,
+    ...(options.shiftReserveMin ? { shiftReserveSec: options.shiftReserveMin * 60 } : {}),
     maxJobsPerCompany: options.maxJobsPerCompany,
     matrixDeadlineMs: options.matrixDeadlineMs,
     onSolved: options.onSolved,
