@@ -44,13 +44,16 @@ describe('the solver worker', () => {
 
   it('a task on a CPU clock: its solve stops on its CPU time, scaled by the share, and the answer names the CPU time its thread spent', async () => {
     const p = randomProblem({ orders: 60, vehicles: 6, seed: 5, windows: true });
-    // a deadline long past is not applied to a task on a CPU clock
-    const r = (await pool.run({ problem: p, options: { timeLimit: 0.05, seed: 1 }, cpuClock: 0.5, deadline: Date.now() - 1_000 })) as SolveTaskResult;
+    // a deadline long past is not applied to a task on a CPU clock. The budget (0.4 s on the
+    // clock, 200 ms of the thread's CPU) leaves room for iterations after the start of a cold
+    // thread (its construction on code not yet compiled): with 0.05 s (25 ms of CPU) a cold
+    // worker at load 15 ended inside its construction, with no iteration
+    const r = (await pool.run({ problem: p, options: { timeLimit: 0.4, seed: 1 }, cpuClock: 0.5, deadline: Date.now() - 1_000 })) as SolveTaskResult;
     assertFeasible(p, r);
     expect(r.stats.iterations).toBeGreaterThan(0);
-    // the solve's clock is the thread's CPU time / 0.5: it ran until that clock passed 50 ms,
-    // which is at least 25 ms of the thread's CPU (each reading of the clock lags by at most 1 ms)
-    expect(r.stats.elapsedMs).toBeGreaterThanOrEqual(50);
+    // the solve's clock is the thread's CPU time / 0.5: it ran until that clock passed 400 ms,
+    // which is at least 200 ms of the thread's CPU (each reading of the clock lags by at most 1 ms)
+    expect(r.stats.elapsedMs).toBeGreaterThanOrEqual(400);
     expect(r.cpuMs).toBeGreaterThanOrEqual(r.stats.elapsedMs * 0.5 - 2);
     // and a task on the wall clock reports its CPU time too
     const w = (await pool.run({ problem: p, options: { iterations: 20, seed: 1 } })) as SolveTaskResult;
