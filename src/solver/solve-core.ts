@@ -91,8 +91,17 @@ function keptRoutes(p: Problem): NonNullable<SolveOptions['initialRoutes']> {
   return lists.map((orderIds, v) => ({ vehicleId: p.vehicleIds[v], orderIds }));
 }
 
-/** Share of the budget after which the second construction stops (what it reached is compared as it is). */
-const SECOND_START_SHARE = 0.3;
+/**
+ * Share of the budget after which the second construction stops (what it reached is compared as
+ * it is): SECOND_START_SHARE in a solve of its own, SECOND_START_SHARE_EPOCH in an epoch of
+ * `solveParallel` or `cooperate` (a window of a longer schedule, not measured with the shorter
+ * share). Session 31: Solomon 56 at 1 s of CPU, cold CLI processes side by side, one core each,
+ * seeds 1-5 (280 pairs), 0.3 -> 0.15: mean gap 0.594 -> 0.518 %, shorter on 82, longer on 69,
+ * better on each of the five seeds (bench/RESULTS.md, session 31, lead). At 10 s and more the
+ * constructions end long before either share.
+ */
+const SECOND_START_SHARE = 0.15;
+const SECOND_START_SHARE_EPOCH = 0.3;
 
 /**
  * Below this many orders the regret start comes first, from it on the savings start. After the
@@ -127,7 +136,8 @@ export function constructStart(sol: SearchSolution, probe: RouteProbe, neighbour
   }
   const regretFirst = p.nOrders < REGRET_FIRST_BELOW;
   const better = (a: SearchSolution, b: SearchSolution) => a.unassignedCount() < b.unassignedCount() || (a.unassignedCount() === b.unassignedCount() && a.cost() < b.cost() - 1e-9);
-  const second = env.untilProgress(SECOND_START_SHARE);
+  const ownSolve = stop.window.from === 0 && stop.window.to === 1;
+  const second = env.untilProgress(ownSolve ? SECOND_START_SHARE : SECOND_START_SHARE_EPOCH);
   const tooLong = () => second.timeUp();
   if (!regretFirst) {
     savingsStart(sol, probe, neighbours, env);
@@ -154,7 +164,7 @@ export function constructStart(sol: SearchSolution, probe: RouteProbe, neighbour
     return;
   }
   if (tooLong()) return;
-  // the savings start's local search, stopped past SECOND_START_SHARE of the budget; what it
+  // the savings start's local search, stopped past the share above of the budget; what it
   // reached by then is still a whole solution, and kept when it is the better one
   polish(savings, probe, second);
   if (better(savings, sol)) sol.restore(savings.snapshot());
