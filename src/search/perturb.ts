@@ -45,6 +45,13 @@ export class RuinRecreate {
   private stamp = 0;
   /** When > 0, the recreate prices only the positions next to this many granular neighbours. */
   nearUse = 0;
+  /**
+   * The next recreate (this one only) first puts the first of its orders, in its insertion order,
+   * alone into an empty route when new routes are allowed; the others then go wherever is cheapest,
+   * the new route included. The mirror of `ruinRoute`: without it a route opens only when an
+   * order's cheapest place is an empty route, which on long routes almost never happens.
+   */
+  openRoute = false;
 
   private nearRoutes(o: number): void {
     const sol = this.sol;
@@ -169,7 +176,25 @@ export class RuinRecreate {
     }
     const left: number[] = [];
     const blink = () => rng.next();
-    for (const o of orders) {
+    let first = 0;
+    const open = this.openRoute;
+    this.openRoute = false;
+    if (open && orders.length > 1) {
+      sol.candidateRoutes(this.cands);
+      let empty: SearchRoute | null = null;
+      for (const r of this.cands) if (r.nOrd === 0) empty = r;
+      if (empty !== null) {
+        this.near.length = 0;
+        this.near.push(empty);
+        bestInsertion(sol, this.probe, orders[0], this.near, this.choice, this.tmp, 0, blink);
+        if (this.choice.route !== null) {
+          insertChoice(sol, orders[0], this.choice);
+          first = 1;
+        }
+      }
+    }
+    for (let x = first; x < orders.length; x++) {
+      const o = orders[x];
       sol.candidateRoutes(this.cands);
       // near-only: the positions next to o's neighbours; when none is feasible, the full scan
       if (this.nearUse > 0) bestNearInsertion(sol, this.probe, o, this.neighbours, this.nearUse, this.cands, this.choice, this.tmp, this.params.blinkRate, blink);

@@ -51,6 +51,17 @@ export interface ImproveContext {
 /** Share of the ruins that empty a whole route, on instances with long routes. */
 const ROUTE_RUIN_SHARE = 0.05;
 
+/**
+ * Share of the recreates that first open a route (RuinRecreate.openRoute). The search closes routes
+ * (whole-route ruins, strings that empty one) far more easily than it opens them, and under the
+ * distance objective it settles below the best route count: Homberger R2_2_1 at 12 or 11 routes
+ * (3,476-3,498) where the best known distance has 13 (3,468.0). Session 32 (helper h200), fixed
+ * iteration budgets, A/B over the same seeds: Homberger 200 `_1`/`_6` 46 pairs 0.176 -> 0.156 %
+ * (shorter 19, longer 13; R2_2_1 0.23 -> 0.03 %), Solomon 56 at 1,500 iterations, seeds 1-3, 0.319
+ * -> 0.281 % (51 / 36), the 500-order city at 8,000 iterations, seeds 1-4, 612.1 -> 609.4 km (4 / 0).
+ */
+const OPEN_ROUTE_SHARE = 0.15;
+
 /** The exhaustive local search may spend at most this share of the main search's evaluations. */
 const DEEP_SHARE = 0.1;
 
@@ -228,6 +239,7 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
     // orders still out get a chance in every recreate
     if (currentUnassigned > 0) for (const o of sol.unassigned()) if (!removed.includes(o)) removed.push(o);
     rr.nearUse = nearShare > 0 && (nearShare >= 1 || rng.next() < nearShare) ? ctx.neighbours.k : 0;
+    rr.openRoute = rng.next() < OPEN_ROUTE_SHARE;
     rr.recreate(rng, removed);
     let cost = sol.cost();
     if (cost < currentCost * (1 + lsWithin)) {

@@ -60,4 +60,44 @@ describe('ruin and recreate', () => {
       assertSearchFeasible(input, sol);
     });
   }
+
+  it('an open-route recreate puts one removed order alone into an empty route, then the rest anywhere; the flag lasts one recreate', () => {
+    const input = randomProblem({ orders: 70, vehicles: 25, seed: 46, windows: true, limits: true });
+    const p = buildProblem(input);
+    const sol = new SearchSolution(p, costModel(p, 'distance'));
+    regretInsert(sol, Array.from({ length: p.nOrders }, (_, i) => i));
+    const rr = new RuinRecreate(sol, new RouteProbe(p, sol.costs), buildNeighbours(p));
+    const rng = new Rng(46);
+    let opened = 0;
+    for (let t = 0; t < 40; t++) {
+      const removed = rr.ruin(rng).slice();
+      if (removed.length < 2) continue;
+      const usedBefore = new Set(sol.routes.filter((r) => r.size > 0).map((r) => r.index));
+      expect(usedBefore.size).toBeLessThan(sol.routes.length);
+      rr.openRoute = true;
+      rr.recreate(rng, removed);
+      expect(rr.openRoute).toBe(false);
+      // a route that was empty after the ruin now holds at least one of the removed orders
+      const fresh = sol.routes.filter((r) => r.size > 0 && !usedBefore.has(r.index));
+      expect(fresh.length).toBeGreaterThanOrEqual(1);
+      for (const r of fresh) for (const o of r.orders()) expect(removed.includes(o)).toBe(true);
+      opened++;
+      expect(sol.routes.reduce((a, r) => a + r.size, 0) + sol.unassignedCount()).toBe(p.nOrders);
+      expect(sol.feasible()).toBe(true);
+    }
+    expect(opened).toBeGreaterThan(20);
+    assertSearchFeasible(input, sol);
+  });
+
+  it('an open-route recreate opens nothing when new routes are not allowed', () => {
+    const { sol, rr, rng } = setUp(47);
+    sol.allowNewRoutes = false;
+    for (let t = 0; t < 20; t++) {
+      const removed = rr.ruin(rng).slice();
+      const used = sol.routes.filter((r) => r.size > 0).length;
+      rr.openRoute = true;
+      rr.recreate(rng, removed);
+      expect(sol.routes.filter((r) => r.size > 0).length).toBeLessThanOrEqual(used);
+    }
+  });
 });
