@@ -19,7 +19,7 @@
  *   cheapest feasible place at its arrival (the quote's evaluator on the day in progress), nothing
  *   else moved.
  *
- *   npx tsx bench/day.ts [--batches 5] [--late-share 0.2] [--seed 1] [--budget S] [--no-new-routes] [--dump DIR] [--cpu-clock [--morning-iterations N] [--replan-iterations N]] [--shift-reserve-min M] [--no-reference]
+ *   npx tsx bench/day.ts [--batches 5] [--late-share 0.2] [--seed 1] [--budget S] [--no-new-routes] [--dump DIR] [--cpu-clock [--morning-iterations N] [--replan-iterations N] [--replan-draw K]] [--shift-reserve-min M] [--no-reference]
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -76,6 +76,13 @@ const MORNING_ITERATIONS = arg('morning-iterations', 0);
  * 1.3 s of CPU here).
  */
 const REPLAN_ITERATIONS = arg('replan-iterations', 0);
+/**
+ * --replan-draw K (with --cpu-clock): the re-plans search with seed + 7919 K (the morning plan keeps
+ * the seed's), so one seed's day gives several draws of the re-plans from the same morning plan:
+ * A/B runs of re-plan variants compare on more pairs (one deterministic run is one draw; runs of
+ * one seed's variants differ by about ±10 km where the variant changes little).
+ */
+const REPLAN_DRAW = arg('replan-draw', 0);
 /** --dump DIR: every solve's problem and answer as JSON files there (to replay them offline). */
 const DUMP = process.argv.includes('--dump') ? process.argv[process.argv.indexOf('--dump') + 1] : undefined;
 
@@ -125,7 +132,8 @@ const pool: SolveRunner & { destroy?: () => Promise<void> } = CPU_CLOCK
       run: async (task) => {
         // the morning plan (no day in progress) by iterations when asked: the same plan every run of a seed
         const iterations = task.problem.now === undefined ? MORNING_ITERATIONS : REPLAN_ITERATIONS;
-        return solve(task.problem, { ...task.options, validate: false, ...(iterations > 0 ? { timeLimit: undefined, iterations } : {}) }, { now: cpuNow });
+        const draw = task.problem.now !== undefined && REPLAN_DRAW > 0 ? { seed: (task.options.seed ?? SEED) + 7919 * REPLAN_DRAW } : {};
+        return solve(task.problem, { ...task.options, validate: false, ...draw, ...(iterations > 0 ? { timeLimit: undefined, iterations } : {}) }, { now: cpuNow });
       },
     }
   : new SolverPool({ threads: 1 });

@@ -163,7 +163,12 @@ export function constructStart(sol: SearchSolution, probe: RouteProbe, neighbour
     if (better(savings, sol)) sol.restore(savings.snapshot());
     return;
   }
-  if (tooLong()) return;
+  // past the share: the savings start as it is, unpolished, when it is still the better one
+  // (RC208 at 0.45 s of CPU: 826.0 unpolished against the regret start's 864.5 polished)
+  if (tooLong()) {
+    if (better(savings, sol)) sol.restore(savings.snapshot());
+    return;
+  }
   // the savings start's local search, stopped past the share above of the budget; what it
   // reached by then is still a whole solution, and kept when it is the better one
   polish(savings, probe, second);
