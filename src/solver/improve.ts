@@ -197,6 +197,9 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
     return true;
   };
   const nearShare = ctx.nearShare ?? (longRoutes ? NEAR_SHARE : 0);
+  // a day in progress (kept orders): a new route is a fresh van sent out mid-day; its re-plans fill
+  // the vans already out first (bench/day.ts, session 32 lead)
+  const openShare = sol.p.nKept > 0 ? 0 : OPEN_ROUTE_SHARE;
   let feasibleSeen = 0;
   let seen = 0;
   if (penalties) setPenalised(true);
@@ -239,7 +242,7 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
     // orders still out get a chance in every recreate
     if (currentUnassigned > 0) for (const o of sol.unassigned()) if (!removed.includes(o)) removed.push(o);
     rr.nearUse = nearShare > 0 && (nearShare >= 1 || rng.next() < nearShare) ? ctx.neighbours.k : 0;
-    rr.openRoute = rng.next() < OPEN_ROUTE_SHARE;
+    rr.openRoute = openShare > 0 && rng.next() < openShare;
     rr.recreate(rng, removed);
     let cost = sol.cost();
     if (cost < currentCost * (1 + lsWithin)) {
