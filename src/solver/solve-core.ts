@@ -155,23 +155,12 @@ export function constructStart(sol: SearchSolution, probe: RouteProbe, neighbour
   // (C109: 898 against 1218, RC205: 1490 against 1644).
   const savings = new SearchSolution(p, sol.costs);
   regretInsert(savings, savingsConstruct(savings, neighbours), probe);
-  if (regretStart(sol, probe, env)) {
-    if (better(savings, sol)) sol.restore(savings.snapshot());
-    return;
-  }
-  if (stop.done() || p.nOrders === 0) {
-    if (better(savings, sol)) sol.restore(savings.snapshot());
-    return;
-  }
-  // past the share: the savings start as it is, unpolished, when it is still the better one
-  // (RC208 at 0.45 s of CPU: 826.0 unpolished against the regret start's 864.5 polished)
-  if (tooLong()) {
-    if (better(savings, sol)) sol.restore(savings.snapshot());
-    return;
-  }
-  // the savings start's local search, stopped past the share above of the budget; what it
-  // reached by then is still a whole solution, and kept when it is the better one
-  polish(savings, probe, second);
+  // The savings start's local search runs only when the regret start was not cut short, the budget
+  // is not spent and the solve is not past the share above; stopped there, what it reached is still
+  // a whole solution. Polished or not, the savings start is kept when it is the better one (RC208 at
+  // 0.45 s of CPU, past the share: 826.0 unpolished against the regret start's 864.5 polished).
+  const cut = regretStart(sol, probe, env) || stop.done() || p.nOrders === 0 || tooLong();
+  if (!cut) polish(savings, probe, second);
   if (better(savings, sol)) sol.restore(savings.snapshot());
 }
 
