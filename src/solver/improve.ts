@@ -264,10 +264,10 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
         // (28,000 evaluations that take 1-2 ms once warm): a sixth of what a 1 s solve gets beside
         // a CPU hog. Without it (bench/RESULTS.md, session 33 lead; cold CLI processes on the CPU
         // clock, A and B side by side, cores swapped per instance): Solomon 56 at 0.45 s
-        // 0.957 -> 0.792 % (seeds 1-4: shorter on 92 pairs, longer on 58), at 1 s 0.313 -> 0.312 % (seeds 1-4: shorter on 58 pairs,
-        // longer on 43); Homberger 200 at 10 s 0.160 -> 0.182 % (22 pairs, 5 / 5); Homberger 1000
-        // `_3` at 10 s 3.68 -> 3.32 % (7 / 5); the city job (bench/coop-cpu.ts, 8 seeds) 614.0 ->
-        // 612.7 km. The operators stay in the library (`exhaustiveOperators`).
+        // 0.957 -> 0.792 % (seeds 1-4: shorter on 92 pairs, longer on 58), at 1 s 0.313 -> 0.312 %
+        // (seeds 1-4: 58 / 43); Homberger 200 at 10 s 0.160 -> 0.182 % (22 pairs, 5 / 5);
+        // Homberger 1000 `_3` at 10 s 3.68 -> 3.32 % (7 / 5); the city job (bench/coop-cpu.ts,
+        // 8 seeds) 614.0 -> 612.7 km. The operators stay in the library (`exhaustiveOperators`).
         bestCost = cost;
         best = current.snapshot();
       }
