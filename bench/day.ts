@@ -1,7 +1,7 @@
 /**
  * A delivery day of the 500-order city (data/city/city.json, Leipzig, 20 vans), through the
  * service as a dispatcher uses it (issue 39 item 5): a SQLite store, the HTTP app in-process with a
- * simulated clock, one solver thread. 80 % of the orders are known at 06:00 and planned by a
+ * simulated clock, one solver thread (`--threads 2`: two, as `serve` runs on a 2-core machine). 80 % of the orders are known at 06:00 and planned by a
  * planning job; the other 20 % arrive in batches during the day (09:00 to 13:00, each batch the
  * orders whose window closes soonest). Before each batch the vans move along their routes: every
  * stop whose planned departure has passed is confirmed through the dispatch API (at that time),
@@ -11,7 +11,9 @@
  * The service runs as that company would set it: `--shift-reserve-min 60` (room at the end of
  * each van's shift in the morning plan, used by the re-plans).
  *
- * Reported: each re-plan's time (submit to done, wall clock: p50, p95), orders placed; the km of
+ * Reported: each re-plan's time (submit to done, wall clock: p50, p95; the process's CPU time in
+ * it, all threads; each solve's orders, iterations and time: of the seed kept on more threads, on
+ * the CPU clock with --cpu-clock), orders placed; the km of
  * the day (every route of the date at the end) against
  * - a morning plan with every order known (the engine on all 500, the job's budget): the price of
  *   not knowing;
@@ -19,7 +21,7 @@
  *   cheapest feasible place at its arrival (the quote's evaluator on the day in progress), nothing
  *   else moved.
  *
- *   npx tsx bench/day.ts [--batches 5] [--late-share 0.2] [--seed 1] [--budget S] [--no-new-routes] [--dump DIR] [--cpu-clock [--morning-iterations N] [--replan-iterations N] [--replan-draw K]] [--shift-reserve-min M] [--no-reference]
+ *   npx tsx bench/day.ts [--batches 5] [--late-share 0.2] [--seed 1] [--budget S] [--threads N] [--no-new-routes] [--dump DIR] [--cpu-clock [--morning-iterations N] [--replan-iterations N] [--replan-draw K] [--replan-best-of N] [--replan-budget-scale F]] [--shift-reserve-min M] [--no-reference]
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -83,6 +85,22 @@ const REPLAN_ITERATIONS = arg('replan-iterations', 0);
  * one seed's variants differ by about ±10 km where the variant changes little).
  */
 const REPLAN_DRAW = arg('replan-draw', 0);
+/**
+ * --replan-best-of N (with --cpu-clock): every re-plan solve runs N seeds one after another on this
+ * thread (its seed, then seed + 1, ...: the spare seeds the service's scheduler starts on idle
+ * threads, src/pool/scheduler.ts) and keeps the best (fewest unassigned, then least distance), as
+ * `serve` on N free threads would; the re-plan times it reports count all N.
+ */
+const REPLAN_BEST_OF = Math.max(1, Math.floor(arg('replan-best-of', 1)));
+/** --replan-budget-scale F (with --cpu-clock, no --replan-iterations): every re-plan solve gets F times its budget of CPU. */
+const REPLAN_BUDGET_SCALE = arg('replan-budget-scale', 1);
+/**
+ * --threads N (wall clock): the service's solver pool with N threads, as `serve --workers N` (its
+ * default on a machine of N cores, at most 4): a re-plan then gets a spare seed on each idle thread
+ * (src/pool/scheduler.ts). Default 1.
+ */
+const THREADS = Math.max(1, Math.floor(arg('threads', 1)));
+if (CPU_CLOCK && THREADS > 1) throw new Error('--cpu-clock runs every solve on this thread: use --replan-best-of N for the spare seeds of N threads');
 /** --dump DIR: every solve's problem and answer as JSON files there (to replay them offline). */
 const DUMP = process.argv.includes('--dump') ? process.argv[process.argv.indexOf('--dump') + 1] : undefined;
 
@@ -132,16 +150,33 @@ const pool: SolveRunner & { destroy?: () => Promise<void> } = CPU_CLOCK
       run: async (task) => {
         // the morning plan (no day in progress) by iterations when asked: the same plan every run of a seed
         const iterations = task.problem.now === undefined ? MORNING_ITERATIONS : REPLAN_ITERATIONS;
-        const draw = task.problem.now !== undefined && REPLAN_DRAW > 0 ? { seed: (task.options.seed ?? SEED) + 7919 * REPLAN_DRAW } : {};
-        return solve(task.problem, { ...task.options, validate: false, ...draw, ...(iterations > 0 ? { timeLimit: undefined, iterations } : {}) }, { now: cpuNow });
+        const replan = task.problem.now !== undefined;
+        const seed = (task.options.seed ?? SEED) + (replan ? 7919 * REPLAN_DRAW : 0);
+        const timeLimit = replan && task.options.timeLimit !== undefined ? task.options.timeLimit * REPLAN_BUDGET_SCALE : task.options.timeLimit;
+        const once = (k: number) =>
+          solve(task.problem, { ...task.options, validate: false, seed: seed + k, timeLimit, ...(iterations > 0 ? { timeLimit: undefined, iterations } : {}) }, { now: cpuNow });
+        let best = once(0);
+        for (let k = 1; replan && k < REPLAN_BEST_OF; k++) {
+          const r = once(k);
+          if (r.unassigned.length < best.unassigned.length || (r.unassigned.length === best.unassigned.length && r.distance < best.distance)) best = { ...r, stats: { ...r.stats, iterations: r.stats.iterations + best.stats.iterations } };
+          else best = { ...best, stats: { ...best.stats, iterations: r.stats.iterations + best.stats.iterations } };
+        }
+        return best;
       },
     }
-  : new SolverPool({ threads: 1 });
+  : new SolverPool({ threads: THREADS });
 let solves = 0;
+/** Each re-plan solve's orders and iterations (the second, relaxed solve of a re-plan too). */
+const replanSolves: Array<{ orders: number; iterations: number; ms: number }> = [];
 const jobs = new JobService({
   store: port.planning, pool, ...(CPU_CLOCK ? { shareMatrix: false } : {}), now: clock, concurrency: 1, seed: SEED, ...(BUDGET > 0 ? { timeBudgetSec: BUDGET } : {}),
   ...(RESERVE_MIN > 0 ? { shiftReserveSec: RESERVE_MIN * 60 } : {}),
-  ...(DUMP ? { onSolved: (info) => { mkdirSync(DUMP, { recursive: true }); writeFileSync(join(DUMP, `${String(++solves).padStart(2, '0')}-job${info.jobId}.json`), JSON.stringify(info)); } } : {}),
+  onSolved: (info) => {
+    if (info.problem.now !== undefined) replanSolves.push({ orders: info.problem.orders.length, iterations: info.result.stats.iterations, ms: info.result.stats.elapsedMs });
+    if (!DUMP) return;
+    mkdirSync(DUMP, { recursive: true });
+    writeFileSync(join(DUMP, `${String(++solves).padStart(2, '0')}-job${info.jobId}.json`), JSON.stringify(info));
+  },
 });
 const app = buildApp({ store: port, jobs, clock, geocoding: false, rateLimit: 0 });
 await app.ready();
@@ -196,7 +231,7 @@ function advanceGreedy(t: number): void {
   }
 }
 
-const replans: Array<{ at: string; ms: number; placed: number; of: number; status: string; moved: number; kept: number }> = [];
+const replans: Array<{ at: string; ms: number; placed: number; of: number; status: string; moved: number; kept: number; solves: string; cpuMs: number }> = [];
 for (const batch of batches) {
   simNow = localMs(batch.at);
   // the vans move: stops whose departure has passed are confirmed then; each van's position now
@@ -229,14 +264,19 @@ for (const batch of batches) {
   // the van of each pending stop before the re-plan (kept orders moved to another van, after it)
   const vanOf = async () => new Map((await dayRoutes()).flatMap((r) => r.stops.filter((x) => x.stopType === 'order' && x.status === 'pending').map((x) => [x.orderId!, r.vehicleId] as const)));
   const vansBefore = await vanOf();
+  const solvesBefore = replanSolves.length;
   const t0 = performance.now();
+  const cpu0 = cpuNow();
   const busyVan = (await dayRoutes())[0]?.vehicleId;
   const job = await wait((await call('POST', '/api/internal/v1/planning/replan', { date, order_ids: ids, ...(NO_NEW_ROUTES && busyVan ? { vehicle_ids: [busyVan] } : {}) })).job_id);
   const ms = performance.now() - t0;
+  const cpuMs = cpuNow() - cpu0;
   const unassigned = job.status === 'done' ? (job.result as { unassigned: unknown[] }).unassigned.length : ids.length;
   const vansAfter = await vanOf();
   const moved = [...vansBefore].filter(([o, v]) => vansAfter.has(o) && vansAfter.get(o) !== v).length;
-  replans.push({ at: batch.at, ms, placed: ids.length - unassigned, of: ids.length, status: job.status === 'done' ? 'done' : `failed: ${job.error}`, moved, kept: vansBefore.size });
+  replans.push({ at: batch.at, ms, placed: ids.length - unassigned, of: ids.length, status: job.status === 'done' ? 'done' : `failed: ${job.error}`, moved, kept: vansBefore.size,
+    cpuMs,
+    solves: replanSolves.slice(solvesBefore).map((x) => `${x.orders} orders, ${x.iterations} iterations, ${x.ms.toFixed(0)} ms`).join('; ') });
 
   // greedy: each new order at its cheapest feasible place now, nothing else moved
   advanceGreedy(simNow);
@@ -289,7 +329,7 @@ const sorted = replans.map((r) => r.ms).sort((a, b) => a - b);
 const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
 const late = lateOrders.length;
 console.log(`city: ${city.orders.length} orders, ${earlyOrders.length} known at 06:00 (morning plan: ${morningKm.toFixed(1)} km, ${morningUnassigned} unassigned), ${late} late in ${BATCHES} batches`);
-for (const r of replans) console.log(`  re-plan at ${r.at}: ${r.ms.toFixed(0)} ms, placed ${r.placed}/${r.of} (${r.status}), kept stops moved to another van ${r.moved}/${r.kept}`);
+for (const r of replans) console.log(`  re-plan at ${r.at}: ${r.ms.toFixed(0)} ms (CPU ${r.cpuMs.toFixed(0)} ms), placed ${r.placed}/${r.of} (${r.status}), kept stops moved to another van ${r.moved}/${r.kept}; solve: ${r.solves}`);
 console.log(`kept stops moved to another van: ${replans.reduce((a, r) => a + r.moved, 0)} over the day`);
 console.log(`re-plan time: p50 ${pct(0.5).toFixed(0)} ms, p95 ${pct(0.95).toFixed(0)} ms`);
 const placed = replans.reduce((a, r) => a + r.placed, 0);
