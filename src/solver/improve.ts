@@ -3,9 +3,9 @@
  * current solution (SISR strings), runs the granular local search on what changed, and accepts the
  * result by simulated annealing (a threshold that cools with the budget used). The search may
  * cross infeasible space: broken windows, loads and limits cost adaptive penalties steered towards
- * a target share of feasible candidates; only feasible solutions become the best, and each new
- * best gets an exhaustive local search (all neighbours, cross-exchange, SWAP*). Under the
- * vehicles objective it also tries to empty the smallest route. Only changed routes are copied or
+ * a target share of feasible candidates; only feasible solutions become the best (as they are: no
+ * exhaustive local search on them, see below). Under the vehicles objective it also tries to empty
+ * the smallest route. Only changed routes are copied or
  * restored, so an iteration costs little beyond its moves.
  */
 import type { Objective } from '../model/input.js';
@@ -13,7 +13,6 @@ import type { Problem } from '../model/problem.js';
 import type { SearchSolution } from '../route/search-solution.js';
 import { RouteProbe } from '../route/probe.js';
 import { LocalSearch } from '../search/local-search.js';
-import { exhaustiveOperators } from '../search/operators/index.js';
 import { RuinRecreate, defaultRuinParams, type RuinParams } from '../search/perturb.js';
 import { VehicleReassign } from '../search/reassign.js';
 import { RouteCopies } from '../route/route-copies.js';
@@ -62,9 +61,6 @@ const ROUTE_RUIN_SHARE = 0.05;
  */
 const OPEN_ROUTE_SHARE = 0.15;
 
-/** The exhaustive local search may spend at most this share of the main search's evaluations. */
-const DEEP_SHARE = 0.1;
-
 /**
  * Ruin size from the average route length of the start: SISR's 10 orders on short routes, up to 40
  * (strings up to 20) when routes are long. Small ruins on long routes rebuild the same routes
@@ -76,12 +72,6 @@ export function ruinParams(avgRouteSize: number): RuinParams {
   const avgRemoved = Math.max(defaultRuinParams.avgRemoved, Math.min(40, Math.round(avgRouteSize)));
   const maxString = Math.max(defaultRuinParams.maxString, Math.min(20, Math.round(avgRemoved / 2)));
   return { ...defaultRuinParams, avgRemoved, maxString };
-}
-
-function evaluations(ls: LocalSearch): number {
-  let e = 0;
-  for (const op of ls.operators) e += op.evaluations;
-  return e;
 }
 
 /** Routes of at least this many orders on average count as long (the start's average). */
@@ -134,7 +124,6 @@ export function endTemperature(p: Problem): number {
 export function improve(sol: SearchSolution, ctx: ImproveContext): void {
   const { rng, stop } = ctx;
   const ls = new LocalSearch(sol);
-  const deep = new LocalSearch(sol, exhaustiveOperators());
   const lsEnv = new SearchEnv(ctx.neighbours, rng, stop);
   ls.touchAll();
   ls.run(lsEnv);
@@ -268,19 +257,17 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
       currentUnassigned = sol.unassignedCount();
       currentFeasible = feasibleNow;
       if (feasibleNow && cost < bestCost - 1e-9) {
-        // exhaustive local search on new bests, in feasible space: all neighbours, SWAP* too, on
-        // the routes changed since its last run. Its work (counted in move evaluations, so runs
-        // stay reproducible) is held to a share of the main search's, or on large instances,
-        // where new bests come every iteration, it would eat the budget.
-        if (penalties) setPenalised(false);
-        const improved = evaluations(deep) <= DEEP_SHARE * evaluations(ls) ? deep.run(lsEnv) : false;
-        if (improved) sol.tidyAllReloads(probe);
-        if (penalties) setPenalised(true);
-        cost = sol.cost();
-        if (improved) {
-          current.save();
-          currentCost = cost;
-        }
+        // Kept as it is: no exhaustive local search (all neighbours, cross-exchange, SWAP*).
+        // Until session 33 each new best got one, held to a tenth of the main search's
+        // evaluations. It almost never improved a new best (Solomon traces: 1 run in 8 to 20),
+        // and its first runs, on code not yet compiled, cost 70-80 ms of CPU on 100 orders
+        // (28,000 evaluations that take 1-2 ms once warm): a sixth of what a 1 s solve gets beside
+        // a CPU hog. Without it (bench/RESULTS.md, session 33 lead; cold CLI processes on the CPU
+        // clock, A and B side by side, cores swapped per instance): Solomon 56 at 0.45 s
+        // 0.957 -> 0.792 % (seeds 1-4: shorter on 92 pairs, longer on 58), at 1 s 0.313 -> 0.312 %
+        // (seeds 1-4: 58 / 43); Homberger 200 at 10 s 0.160 -> 0.182 % (22 pairs, 5 / 5);
+        // Homberger 1000 `_3` at 10 s 3.68 -> 3.32 % (7 / 5); the city job (bench/coop-cpu.ts,
+        // 8 seeds) 614.0 -> 612.7 km. The operators stay in the library (`exhaustiveOperators`).
         bestCost = cost;
         best = current.snapshot();
       }

@@ -1,6 +1,6 @@
 /**
  * The operator registry, in the default order the local search tries them. SWAP* costs O(n1 n2)
- * per pair of changed routes, too much inside the ruin-and-recreate loop; it runs on new bests.
+ * per pair of changed routes, too much inside the ruin-and-recreate loop.
  */
 import type { Operator } from '../operator.js';
 import { Relocate } from './relocate.js';
@@ -21,7 +21,10 @@ export function defaultOperators(): Operator[] {
   return [new Relocate(3), new Swap(), new TwoOptStar(), new TwoOpt()];
 }
 
-/** The fuller set for the exhaustive search on each new best: the defaults, cross-exchange, SWAP*. */
+/**
+ * The fuller set: the defaults, cross-exchange, SWAP*. The search loop no longer runs it on new
+ * bests (src/solver/improve.ts says why); a caller's own exhaustive `LocalSearch` takes it.
+ */
 export function exhaustiveOperators(): Operator[] {
   return [...defaultOperators(), new CrossExchange(2, 1), new CrossExchange(2, 2), new SwapStar()];
 }
