@@ -257,17 +257,17 @@ export function improve(sol: SearchSolution, ctx: ImproveContext): void {
       currentUnassigned = sol.unassignedCount();
       currentFeasible = feasibleNow;
       if (feasibleNow && cost < bestCost - 1e-9) {
-        // Kept as it is: no exhaustive local search (all neighbours, cross-exchange, SWAP*).
-        // Until session 33 each new best got one, held to a tenth of the main search's
-        // evaluations. It almost never improved a new best (2 of 20 runs in traces of four
-        // Solomon solves), and its first runs, on code not yet compiled, cost 70-80 ms of CPU on
-        // 100 orders (28,000 evaluations that take 1-2 ms once warm): a sixth of what a 1 s solve
-        // gets beside a CPU hog. Without it (bench/RESULTS.md, session 33 lead; cold CLI processes on the CPU
-        // clock, A and B side by side, cores swapped per instance): Solomon 56 at 0.45 s
-        // 0.957 -> 0.792 % (seeds 1-4: shorter on 92 pairs, longer on 58), at 1 s 0.313 -> 0.312 %
-        // (seeds 1-4: 58 / 43); Homberger 200 at 10 s 0.160 -> 0.182 % (22 pairs, 5 / 5);
-        // Homberger 1000 `_3` at 10 s 3.68 -> 3.32 % (7 / 5); the city job (bench/coop-cpu.ts,
-        // 8 seeds) 614.0 -> 612.7 km. The operators stay in the library (`exhaustiveOperators`).
+        // Kept as it is: no exhaustive local search (all neighbours, cross-exchange, SWAP*). Until
+        // session 33 each new best got one, held to a tenth of the main search's evaluations. It
+        // almost never improved a new best (2 of 20 runs in traces of four Solomon solves), and its
+        // first runs, on code not yet compiled, cost 70-80 ms of CPU on 100 orders (28,000
+        // evaluations that take 1-2 ms once warm): a sixth of what a 1 s solve gets beside a CPU
+        // hog. Without it (bench/RESULTS.md, session 33 lead; cold CLI processes on the CPU clock,
+        // A and B side by side, cores swapped per instance): Solomon 56 at 0.45 s 0.957 -> 0.792 %
+        // (seeds 1-4: shorter on 92 pairs, longer on 58), at 1 s 0.313 -> 0.312 % (seeds 1-4: 58 /
+        // 43); Homberger 200 at 10 s 0.160 -> 0.182 % (22 pairs, 5 / 5); Homberger 1000 `_3` at 10
+        // s 3.68 -> 3.32 % (7 / 5); the city job (bench/coop-cpu.ts, 8 seeds) 614.0 -> 612.7 km.
+        // The operators stay in the library (`exhaustiveOperators`).
         bestCost = cost;
         best = current.snapshot();
       }
