@@ -1,12 +1,13 @@
 /**
- * A delivery day of the 500-order city (data/city/city.json, Leipzig, 20 vans), through the
- * service as a dispatcher uses it (issue 39 item 5): a SQLite store, the HTTP app in-process with a
- * simulated clock, one solver thread (`--threads 2`: two, as `serve` runs on a 2-core machine). 80 % of the orders are known at 06:00 and planned by a
- * planning job; the other 20 % arrive in batches during the day (09:00 to 13:00, each batch the
- * orders whose window closes soonest). Before each batch the vans move along their routes: every
- * stop whose planned departure has passed is confirmed through the dispatch API (at that time),
- * and each van's position between its last stop and its next is sent through the dispatch API.
- * Then the batch is added and the day re-planned (POST /planning/replan with the batch).
+ * A delivery day of the 500-order city (data/city/city.json, Leipzig, 20 vans), through the service
+ * as a dispatcher uses it (issue 39 item 5): a SQLite store, the HTTP app in-process with a
+ * simulated clock, one solver thread (`--threads 2`: two, as `serve` runs on a 2-core machine).
+ * 80 % of the orders are known at 06:00 and planned by a planning job; the other 20 % arrive in
+ * batches during the day (09:00 to 13:00, each batch the orders whose window closes soonest).
+ * Before each batch the vans move along their routes: every stop whose planned departure has passed
+ * is confirmed through the dispatch API (at that time), and each van's position between its last
+ * stop and its next is sent through the dispatch API. Then the batch is added and the day
+ * re-planned (POST /planning/replan with the batch).
  *
  * The service runs as that company would set it: `--shift-reserve-min 60` (room at the end of
  * each van's shift in the morning plan, used by the re-plans).
@@ -158,8 +159,9 @@ const pool: SolveRunner & { destroy?: () => Promise<void> } = CPU_CLOCK
         let best = once(0);
         for (let k = 1; replan && k < REPLAN_BEST_OF; k++) {
           const r = once(k);
-          if (r.unassigned.length < best.unassigned.length || (r.unassigned.length === best.unassigned.length && r.distance < best.distance)) best = { ...r, stats: { ...r.stats, iterations: r.stats.iterations + best.stats.iterations } };
-          else best = { ...best, stats: { ...best.stats, iterations: r.stats.iterations + best.stats.iterations } };
+          // the scheduler's rule (src/pool/scheduler.ts solve); the iterations of every seed counted
+          const kept = r.unassigned.length < best.unassigned.length || (r.unassigned.length === best.unassigned.length && r.distance < best.distance) ? r : best;
+          best = { ...kept, stats: { ...kept.stats, iterations: r.stats.iterations + best.stats.iterations } };
         }
         return best;
       },

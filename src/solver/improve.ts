@@ -5,8 +5,8 @@
  * cross infeasible space: broken windows, loads and limits cost adaptive penalties steered towards
  * a target share of feasible candidates; only feasible solutions become the best (as they are: no
  * exhaustive local search on them, see below). Under the vehicles objective it also tries to empty
- * the smallest route. Only changed routes are copied or
- * restored, so an iteration costs little beyond its moves.
+ * the smallest route. Only changed routes are copied or restored, so an iteration costs little
+ * beyond its moves.
  */
 import type { Objective } from '../model/input.js';
 import type { Problem } from '../model/problem.js';
