@@ -3,7 +3,11 @@
  * as a dispatcher uses it (issue 39 item 5): a SQLite store, the HTTP app in-process with a
  * simulated clock, one solver thread (`--threads 2`: two, as `serve` runs on a 2-core machine).
  * 80 % of the orders are known at 06:00 and planned by a planning job; the other 20 % arrive in
- * batches during the day (09:00 to 13:00, each batch the orders whose window closes soonest).
+ * batches during the day (09:00 to 13:00). Which ones, and when (`--arrival`): `closing` (the
+ * default, the stress case): every fifth order, each batch the orders whose window closes soonest,
+ * so the 09:00 batch brings orders of 08:00-10:00 windows; `booked`: orders placed during the day
+ * for a window that opens at least an hour after they are placed (or for none), as a same-day
+ * booking page offers them, a fifth of the orders that could come so, spread over their batches.
  * Before each batch the vans move along their routes: every stop whose planned departure has passed
  * is confirmed through the dispatch API (at that time), and each van's position between its last
  * stop and its next is sent through the dispatch API. Then the batch is added and the day
@@ -22,7 +26,7 @@
  *   cheapest feasible place at its arrival (the quote's evaluator on the day in progress), nothing
  *   else moved.
  *
- *   npx tsx bench/day.ts [--batches 5] [--late-share 0.2] [--seed 1] [--budget S] [--threads N] [--no-new-routes] [--dump DIR] [--cpu-clock [--morning-iterations N] [--replan-iterations N] [--replan-draw K] [--replan-best-of N] [--replan-budget-scale F]] [--shift-reserve-min M] [--no-reference]
+ *   npx tsx bench/day.ts [--batches 5] [--late-share 0.2] [--seed 1] [--budget S] [--threads N] [--no-new-routes] [--dump DIR] [--cpu-clock [--morning-iterations N] [--replan-iterations N] [--replan-draw K] [--replan-best-of N] [--replan-budget-scale F]] [--shift-reserve-min M] [--arrival closing|booked] [--no-reference]
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -112,14 +116,38 @@ const localMs = (hhmm: string) => axis.midnightMs + axis.toAxis(parseClock(hhmm)
 let simNow = localMs('06:00');
 const clock = () => new Date(simNow);
 
-// which orders come late: every n-th, handed out to the batches by when their window closes
+// which orders come late, and when (--arrival):
+// - closing (the default): every n-th order; handed out to the batches by when its window closes,
+//   the soonest first (the 09:00 batch holds orders of 08:00-10:00 windows: the stress case);
+// - booked: an order placed during the day books a window that opens at least BOOKING_LEAD after
+//   it is placed (or none), as a same-day booking page offers it; LATE_SHARE of all the orders,
+//   drawn evenly from those that could come so, each in one of the batches it could come in (in turn).
+const ARRIVAL = (() => {
+  const i = process.argv.indexOf('--arrival');
+  const v = i > 0 ? process.argv[i + 1] : 'closing';
+  if (v !== 'closing' && v !== 'booked') throw new Error(`--arrival closing|booked, not ${v}`);
+  return v;
+})();
+const BOOKING_LEAD_S = 3600;
 const every = Math.round(1 / LATE_SHARE);
-const lateOrders = city.orders.filter((_, i) => i % every === every - 1);
-const earlyOrders = city.orders.filter((_, i) => i % every !== every - 1);
 const closes = (o: PlanningOrder) => (o.timeWindowEnd === null ? 86_400 : parseClock(o.timeWindowEnd));
+const opens = (o: PlanningOrder) => (o.timeWindowStart === null ? 86_400 : parseClock(o.timeWindowStart));
 const batchTimes = Array.from({ length: BATCHES }, (_, b) => `${String(9 + Math.floor((b * 4) / Math.max(1, BATCHES - 1))).padStart(2, '0')}:00`);
+/** The batches an order could come in under --arrival booked (indices into batchTimes). */
+const bookable = (o: PlanningOrder) => batchTimes.map((t, b) => (parseClock(t) + BOOKING_LEAD_S <= opens(o) ? b : -1)).filter((b) => b >= 0);
+const candidates = city.orders.filter((o) => bookable(o).length > 0);
+const lateCount = Math.min(candidates.length, Math.round(city.orders.length * LATE_SHARE));
+const lateOrders =
+  ARRIVAL === 'booked'
+    ? candidates.filter((_, i) => Math.floor(((i + 1) * lateCount) / candidates.length) > Math.floor((i * lateCount) / candidates.length))
+    : city.orders.filter((_, i) => i % every === every - 1);
+const lateIds = new Set(lateOrders.map((o) => o.id));
+const earlyOrders = city.orders.filter((o) => !lateIds.has(o.id));
 const sortedLate = [...lateOrders].sort((a, b) => closes(a) - closes(b) || a.id - b.id);
-const batches = batchTimes.map((t, b) => ({ at: t, orders: sortedLate.filter((_, k) => Math.floor((k * BATCHES) / sortedLate.length) === b) }));
+const batches =
+  ARRIVAL === 'booked'
+    ? batchTimes.map((t, b) => ({ at: t, orders: lateOrders.filter((o, k) => { const can = bookable(o); return can[k % can.length] === b; }) }))
+    : batchTimes.map((t, b) => ({ at: t, orders: sortedLate.filter((_, k) => Math.floor((k * BATCHES) / sortedLate.length) === b) }));
 
 // ---- the service: SQLite, HTTP app, one solver thread, the simulated clock
 const dir = mkdtempSync(join(tmpdir(), 'dp-day-'));
@@ -233,7 +261,9 @@ function advanceGreedy(t: number): void {
   }
 }
 
-const replans: Array<{ at: string; ms: number; placed: number; of: number; status: string; moved: number; kept: number; solves: string; cpuMs: number }> = [];
+const replans: Array<{ at: string; ms: number; placed: number; of: number; status: string; moved: number; kept: number; solves: string; cpuMs: number; routes: string }> = [];
+/** Routes of the date with an order stop (open ones: planned or active). */
+const routesWithOrders = async () => (await dayRoutes()).filter((r) => r.stops.some((x) => x.stopType === 'order')).length;
 for (const batch of batches) {
   simNow = localMs(batch.at);
   // the vans move: stops whose departure has passed are confirmed then; each van's position now
@@ -266,6 +296,7 @@ for (const batch of batches) {
   // the van of each pending stop before the re-plan (kept orders moved to another van, after it)
   const vanOf = async () => new Map((await dayRoutes()).flatMap((r) => r.stops.filter((x) => x.stopType === 'order' && x.status === 'pending').map((x) => [x.orderId!, r.vehicleId] as const)));
   const vansBefore = await vanOf();
+  const routesBefore = await routesWithOrders();
   const solvesBefore = replanSolves.length;
   const t0 = performance.now();
   const cpu0 = cpuNow();
@@ -278,6 +309,7 @@ for (const batch of batches) {
   const moved = [...vansBefore].filter(([o, v]) => vansAfter.has(o) && vansAfter.get(o) !== v).length;
   replans.push({ at: batch.at, ms, placed: ids.length - unassigned, of: ids.length, status: job.status === 'done' ? 'done' : `failed: ${job.error}`, moved, kept: vansBefore.size,
     cpuMs,
+    routes: `${routesBefore} -> ${await routesWithOrders()}`,
     solves: replanSolves.slice(solvesBefore).map((x) => `${x.orders} orders, ${x.iterations} iterations, ${x.ms.toFixed(0)} ms`).join('; ') });
 
   // greedy: each new order at its cheapest feasible place now, nothing else moved
@@ -331,7 +363,7 @@ const sorted = replans.map((r) => r.ms).sort((a, b) => a - b);
 const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
 const late = lateOrders.length;
 console.log(`city: ${city.orders.length} orders, ${earlyOrders.length} known at 06:00 (morning plan: ${morningKm.toFixed(1)} km, ${morningUnassigned} unassigned), ${late} late in ${BATCHES} batches`);
-for (const r of replans) console.log(`  re-plan at ${r.at}: ${r.ms.toFixed(0)} ms (CPU ${r.cpuMs.toFixed(0)} ms), placed ${r.placed}/${r.of} (${r.status}), kept stops moved to another van ${r.moved}/${r.kept}; solve: ${r.solves}`);
+for (const r of replans) console.log(`  re-plan at ${r.at}: ${r.ms.toFixed(0)} ms (CPU ${r.cpuMs.toFixed(0)} ms), placed ${r.placed}/${r.of} (${r.status}), open routes ${r.routes}, kept stops moved to another van ${r.moved}/${r.kept}; solve: ${r.solves}`);
 console.log(`kept stops moved to another van: ${replans.reduce((a, r) => a + r.moved, 0)} over the day`);
 console.log(`re-plan time: p50 ${pct(0.5).toFixed(0)} ms, p95 ${pct(0.95).toFixed(0)} ms`);
 const placed = replans.reduce((a, r) => a + r.placed, 0);
