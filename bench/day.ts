@@ -133,21 +133,24 @@ const every = Math.round(1 / LATE_SHARE);
 const closes = (o: PlanningOrder) => (o.timeWindowEnd === null ? 86_400 : parseClock(o.timeWindowEnd));
 const opens = (o: PlanningOrder) => (o.timeWindowStart === null ? 86_400 : parseClock(o.timeWindowStart));
 const batchTimes = Array.from({ length: BATCHES }, (_, b) => `${String(9 + Math.floor((b * 4) / Math.max(1, BATCHES - 1))).padStart(2, '0')}:00`);
-/** The batches an order could come in under --arrival booked (indices into batchTimes). */
-const bookable = (o: PlanningOrder) => batchTimes.map((t, b) => (parseClock(t) + BOOKING_LEAD_S <= opens(o) ? b : -1)).filter((b) => b >= 0);
-const candidates = city.orders.filter((o) => bookable(o).length > 0);
-const lateCount = Math.min(candidates.length, Math.round(city.orders.length * LATE_SHARE));
-const lateOrders =
-  ARRIVAL === 'booked'
-    ? candidates.filter((_, i) => Math.floor(((i + 1) * lateCount) / candidates.length) > Math.floor((i * lateCount) / candidates.length))
-    : city.orders.filter((_, i) => i % every === every - 1);
+
+/** The late orders and the batch (index into batchTimes) each comes in. */
+function arrivals(): Array<{ order: PlanningOrder; batch: number }> {
+  if (ARRIVAL === 'closing') {
+    const late = city.orders.filter((_, i) => i % every === every - 1).sort((a, b) => closes(a) - closes(b) || a.id - b.id);
+    return late.map((order, k) => ({ order, batch: Math.floor((k * BATCHES) / late.length) }));
+  }
+  // the batches each order could come in: at least BOOKING_LEAD_S before its window opens
+  const could = city.orders.map((order) => ({ order, batches: batchTimes.flatMap((t, b) => (parseClock(t) + BOOKING_LEAD_S <= opens(order) ? [b] : [])) })).filter((c) => c.batches.length > 0);
+  const count = Math.min(could.length, Math.round(city.orders.length * LATE_SHARE));
+  const drawn = could.filter((_, i) => Math.floor(((i + 1) * count) / could.length) > Math.floor((i * count) / could.length));
+  return drawn.map((c, k) => ({ order: c.order, batch: c.batches[k % c.batches.length] }));
+}
+const late = arrivals();
+const lateOrders = late.map((a) => a.order);
 const lateIds = new Set(lateOrders.map((o) => o.id));
 const earlyOrders = city.orders.filter((o) => !lateIds.has(o.id));
-const sortedLate = [...lateOrders].sort((a, b) => closes(a) - closes(b) || a.id - b.id);
-const batches =
-  ARRIVAL === 'booked'
-    ? batchTimes.map((t, b) => ({ at: t, orders: lateOrders.filter((o, k) => { const can = bookable(o); return can[k % can.length] === b; }) }))
-    : batchTimes.map((t, b) => ({ at: t, orders: sortedLate.filter((_, k) => Math.floor((k * BATCHES) / sortedLate.length) === b) }));
+const batches = batchTimes.map((t, b) => ({ at: t, orders: late.filter((a) => a.batch === b).map((a) => a.order) }));
 
 // ---- the service: SQLite, HTTP app, one solver thread, the simulated clock
 const dir = mkdtempSync(join(tmpdir(), 'dp-day-'));
@@ -262,8 +265,6 @@ function advanceGreedy(t: number): void {
 }
 
 const replans: Array<{ at: string; ms: number; placed: number; of: number; status: string; moved: number; kept: number; solves: string; cpuMs: number; routes: string }> = [];
-/** Routes of the date with an order stop (open ones: planned or active). */
-const routesWithOrders = async () => (await dayRoutes()).filter((r) => r.stops.some((x) => x.stopType === 'order')).length;
 for (const batch of batches) {
   simNow = localMs(batch.at);
   // the vans move: stops whose departure has passed are confirmed then; each van's position now
@@ -294,9 +295,13 @@ for (const batch of batches) {
   const ids = await addOrders(batch.orders);
   for (const o of await port.planning.getOrdersByIds(company.id, ids)) ordersById.set(o.id, o);
   // the van of each pending stop before the re-plan (kept orders moved to another van, after it)
-  const vanOf = async () => new Map((await dayRoutes()).flatMap((r) => r.stops.filter((x) => x.stopType === 'order' && x.status === 'pending').map((x) => [x.orderId!, r.vehicleId] as const)));
-  const vansBefore = await vanOf();
-  const routesBefore = await routesWithOrders();
+  // and the open routes (planned or active) with an order stop, from the same read
+  const vanOf = async () => {
+    const routes = await dayRoutes();
+    const vans = new Map(routes.flatMap((r) => r.stops.filter((x) => x.stopType === 'order' && x.status === 'pending').map((x) => [x.orderId!, r.vehicleId] as const)));
+    return { vans, routes: routes.filter((r) => r.stops.some((x) => x.stopType === 'order')).length };
+  };
+  const { vans: vansBefore, routes: routesBefore } = await vanOf();
   const solvesBefore = replanSolves.length;
   const t0 = performance.now();
   const cpu0 = cpuNow();
@@ -305,11 +310,11 @@ for (const batch of batches) {
   const ms = performance.now() - t0;
   const cpuMs = cpuNow() - cpu0;
   const unassigned = job.status === 'done' ? (job.result as { unassigned: unknown[] }).unassigned.length : ids.length;
-  const vansAfter = await vanOf();
+  const { vans: vansAfter, routes: routesAfter } = await vanOf();
   const moved = [...vansBefore].filter(([o, v]) => vansAfter.has(o) && vansAfter.get(o) !== v).length;
   replans.push({ at: batch.at, ms, placed: ids.length - unassigned, of: ids.length, status: job.status === 'done' ? 'done' : `failed: ${job.error}`, moved, kept: vansBefore.size,
     cpuMs,
-    routes: `${routesBefore} -> ${await routesWithOrders()}`,
+    routes: `${routesBefore} -> ${routesAfter}`,
     solves: replanSolves.slice(solvesBefore).map((x) => `${x.orders} orders, ${x.iterations} iterations, ${x.ms.toFixed(0)} ms`).join('; ') });
 
   // greedy: each new order at its cheapest feasible place now, nothing else moved
@@ -361,8 +366,7 @@ rmSync(dir, { recursive: true, force: true });
 
 const sorted = replans.map((r) => r.ms).sort((a, b) => a - b);
 const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
-const late = lateOrders.length;
-console.log(`city: ${city.orders.length} orders, ${earlyOrders.length} known at 06:00 (morning plan: ${morningKm.toFixed(1)} km, ${morningUnassigned} unassigned), ${late} late in ${BATCHES} batches`);
+console.log(`city: ${city.orders.length} orders, ${earlyOrders.length} known at 06:00 (morning plan: ${morningKm.toFixed(1)} km, ${morningUnassigned} unassigned), ${lateOrders.length} late in ${BATCHES} batches`);
 for (const r of replans) console.log(`  re-plan at ${r.at}: ${r.ms.toFixed(0)} ms (CPU ${r.cpuMs.toFixed(0)} ms), placed ${r.placed}/${r.of} (${r.status}), open routes ${r.routes}, kept stops moved to another van ${r.moved}/${r.kept}; solve: ${r.solves}`);
 console.log(`kept stops moved to another van: ${replans.reduce((a, r) => a + r.moved, 0)} over the day`);
 console.log(`re-plan time: p50 ${pct(0.5).toFixed(0)} ms, p95 ${pct(0.95).toFixed(0)} ms`);
