@@ -5,7 +5,7 @@
  * with a 60 s budget on the same instance (the median of `--reference-runs` of them, seeds 1, 3, ...).
  *
  *   npx tsx bench/jobs.ts [--runs 7] [--budget S] [--reference 60] [--reference-runs 1 | --reference-km K] [--threads 2] [--seeds N]
- *                         [--twin] [--overlap S] [--cpu-clock [--cpu-share S]] [--trace] [--instance city|road]
+ *                         [--twin] [--overlap S] [--first-job [--first-job-after S]] [--cpu-clock [--cpu-share S]] [--trace] [--instance city|road]
  *
  * Without `--budget` the service's default budget for 500 orders (`defaultBudgetSec`); without
  * `--seeds` the service's default (one seed, plus a spare seed on each idle pool thread);
@@ -25,6 +25,12 @@
  * same job alone"): per run, the job alone in a child process, and the same job (same seed) in two
  * child processes at once, in turns (alone first on odd runs); each child warms up its own pool,
  * then all start together. Reports each twin's distance against the alone run's.
+ *
+ * `--first-job` measures the first job of a service that has just started (a new pool each time),
+ * in turns: `cold` submitted at once with no warm-up, `warm` after the service's own warm-up
+ * (JobService.warmUp, as `serve` and `worker` run it at start; the job submitted `--first-job-after
+ * S` seconds after the pool started, default 3), and `stopped`: the warm-up started and the job
+ * submitted at once, so the job stops it (what the warm-up costs a job that comes right away).
  *
  * `--cpu-clock` times every solver task by the CPU time of its thread instead of wall time (the
  * budget is then seconds of CPU a thread; the 60 s references too), so that variants compared on
@@ -235,6 +241,44 @@ async function together(seed: number, n: number): Promise<Run[]> {
 }
 
 const single = process.argv.includes('--single') ? arg('single', 1) : undefined;
+const firstJob = process.argv.includes('--first-job');
+
+/** `--first-job`: the first job of a just-started service, without and with its warm-up (see the file's comment). */
+async function firstJobs(): Promise<void> {
+  const after = arg('first-job-after', 3);
+  const kinds = ['cold', 'warm', 'stopped'] as const;
+  const rows: Record<(typeof kinds)[number], Run[]> = { cold: [], warm: [], stopped: [] };
+  for (let i = 0; i < runs; i++) {
+    const seed = 1 + i * seedStep;
+    // in turns, so that a slow minute of the machine falls on each kind alike
+    for (let k = 0; k < kinds.length; k++) {
+      const kind = kinds[(k + i) % kinds.length];
+      const pool = new SolverPool({ threads });
+      try {
+        pool.warm();
+        const store = cityStore(city);
+        let iterations = 0;
+        const { service, cpuMs } = serviceFor(store, pool, budget, seed, (n) => (iterations += n));
+        if (kind !== 'cold') void service.warmUp();
+        if (kind === 'warm') await new Promise((r) => setTimeout(r, after * 1000));
+        const run = await timedJob(service, store, city.company.id, () => iterations, cpuMs);
+        rows[kind].push(run);
+        console.error(`run ${i + 1}/${runs} (seed ${seed}) ${kind}: ${run.km.toFixed(2)} km in ${(run.ms / 1000).toFixed(2)} s, ${run.iterations} it, ${(run.cpuMs / 1000).toFixed(2)} s of solver CPU`);
+      } finally {
+        await pool.destroy();
+      }
+    }
+  }
+  const med = (xs: number[]) => quantile([...xs].sort((a, b) => a - b), 0.5);
+  console.log(`| first job of a started service | runs | job time p50 | distance median (min-max) | solver CPU a job, median | iterations, median |`);
+  console.log('|---|---|---|---|---|---|');
+  for (const kind of kinds) {
+    const r = rows[kind];
+    const label = kind === 'cold' ? 'no warm-up, submitted at once' : kind === 'warm' ? `after the warm-up (submitted ${after} s after start)` : 'warm-up stopped by the job (submitted at once)';
+    const kms = r.map((x) => x.km);
+    console.log(`| ${label} | ${r.length} | ${(med(r.map((x) => x.ms)) / 1000).toFixed(2)} s | ${med(kms).toFixed(2)} km (${Math.min(...kms).toFixed(2)}-${Math.max(...kms).toFixed(2)}) | ${(med(r.map((x) => x.cpuMs)) / 1000).toFixed(2)} s | ${med(r.map((x) => x.iterations)).toFixed(0)} |`);
+  }
+}
 const twin = process.argv.includes('--twin');
 
 /** Each seed alone in a child process, then in two at once (in turns); the children have their own pools. */
@@ -265,6 +309,7 @@ async function twins(): Promise<void> {
 }
 
 if (twin) await twins();
+else if (firstJob) await firstJobs();
 else {
   const pool = new SolverPool({ threads });
   try {

@@ -75,6 +75,8 @@ export interface FlowServeOptions {
   maxPendingDeliveries?: number;
   /** `--shift-reserve-min`: room planning jobs keep at the end of each van's shift for orders that come during the day (docs/day.md). */
   shiftReserveMin?: number;
+  /** `--solver-warm-up`: seconds of a made-up day planned at start so the first job runs on compiled code (0: none; src/jobs/warm-up.ts). */
+  solverWarmUpSec?: number;
 }
 
 /** The parseArgs option specs for planning and webhooks (serve and worker). */
@@ -87,13 +89,14 @@ export const flowServeArgs = {
   'position-retention-days': { type: 'string' },
   'max-pending-deliveries': { type: 'string' },
   'shift-reserve-min': { type: 'string' },
+  'solver-warm-up': { type: 'string' },
 } as const;
 
-export const FLOW_SERVE_USAGE = '[--job-time-limit SECONDS] [--lease-seconds 30] [--webhook-timeout MS] [--webhook-retry-delays MS,MS,...] [--max-jobs-per-company 4] [--position-retention-days 30] [--max-pending-deliveries 100000] [--shift-reserve-min 0]';
+export const FLOW_SERVE_USAGE = '[--job-time-limit SECONDS] [--lease-seconds 30] [--webhook-timeout MS] [--webhook-retry-delays MS,MS,...] [--max-jobs-per-company 4] [--position-retention-days 30] [--max-pending-deliveries 100000] [--shift-reserve-min 0] [--solver-warm-up 2]';
 
 /** Validates the values; throws `usage(message)` on a bad one. */
 export function parseFlowServeArgs(
-  v: { 'job-time-limit'?: string; 'lease-seconds'?: string; 'webhook-timeout'?: string; 'webhook-retry-delays'?: string; 'max-jobs-per-company'?: string; 'position-retention-days'?: string; 'max-pending-deliveries'?: string; 'shift-reserve-min'?: string },
+  v: { 'job-time-limit'?: string; 'lease-seconds'?: string; 'webhook-timeout'?: string; 'webhook-retry-delays'?: string; 'max-jobs-per-company'?: string; 'position-retention-days'?: string; 'max-pending-deliveries'?: string; 'shift-reserve-min'?: string; 'solver-warm-up'?: string },
   usage: (message: string) => Error,
 ): FlowServeOptions {
   const out: FlowServeOptions = {};
@@ -101,6 +104,11 @@ export function parseFlowServeArgs(
   if (reserve !== undefined) {
     if (!/^\d{1,3}$/.test(reserve) || Number(reserve) > 720) throw usage(`--shift-reserve-min: expected whole minutes from 0 to 720, got '${reserve}'`);
     out.shiftReserveMin = Number(reserve);
+  }
+  const warm = v['solver-warm-up'];
+  if (warm !== undefined) {
+    if (!/^\d{1,2}(\.\d{1,3})?$/.test(warm) || Number(warm) > 60) throw usage(`--solver-warm-up: expected seconds from 0 to 60, got '${warm.slice(0, 40)}'`);
+    out.solverWarmUpSec = Number(warm);
   }
   const limit = v['job-time-limit'];
   if (limit !== undefined) {

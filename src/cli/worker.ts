@@ -51,6 +51,7 @@ export async function main(argv: string[]): Promise<number> {
     detourFactor: config.detourFactor,
     jobTimeLimitSec: config.flow.jobTimeLimitSec,
     shiftReserveMin: config.flow.shiftReserveMin,
+    warmUpSec: config.flow.solverWarmUpSec,
     webhookTimeoutMs: config.flow.webhookTimeoutMs,
     webhookRetryDelaysMs: config.flow.webhookRetryDelaysMs,
     maxJobsPerCompany: config.flow.maxJobsPerCompany,

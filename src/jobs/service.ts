@@ -27,6 +27,7 @@ import { haversineProvider, type MatrixProvider } from './problem.js';
 import type { PlanningRequest } from '../contract/planning.js';
 import { JobRunner } from './runner.js';
 import { SolveScheduler, type SolveRunner } from '../pool/scheduler.js';
+import { WARM_UP_SEC, warmUpProblem } from './warm-up.js';
 import type { JobView } from './view.js';
 
 export { defaultBudgetSec } from './plan-date.js';
@@ -105,6 +106,7 @@ export class JobService {
   readonly owner: string;
   private readonly intake: JobIntake;
   private readonly runner: JobRunner;
+  private readonly scheduler: SolveScheduler;
   private readonly store: PlanningStore;
   private readonly matrix: MatrixProvider;
   private readonly stamp: () => string;
@@ -116,7 +118,7 @@ export class JobService {
     this.store = options.store;
     this.matrix = options.matrix ?? haversineProvider();
     this.stamp = stamp;
-    const scheduler = new SolveScheduler({
+    const scheduler = (this.scheduler = new SolveScheduler({
       pool: options.pool,
       seed: options.seed,
       seedsPerSolve: options.seedsPerSolve,
@@ -128,7 +130,7 @@ export class JobService {
       demand: () => this.runner.waiting,
       clock: options.solveClock,
       closedError: () => new JobServiceClosedError(),
-    });
+    }));
     const planner = new DatePlanner({
       store: options.store,
       scheduler,
@@ -172,6 +174,15 @@ export class JobService {
    */
   async start(): Promise<void> {
     this.runner.start();
+  }
+
+  /**
+   * Plans a made-up day of WARM_UP_SEC on the pool's threads and throws it away, so that the first
+   * job after a start runs on compiled code (warm-up.ts, SolveScheduler.warmUp). The first solve of
+   * a job or re-plan stops it at once. Resolves whether it ran to its end; never throws.
+   */
+  async warmUp(seconds = WARM_UP_SEC): Promise<boolean> {
+    return this.scheduler.warmUp(await warmUpProblem(), seconds);
   }
 
   /** See JobIntake.submitOnce: submit() under an Idempotency-Key. */

@@ -97,6 +97,9 @@ export class SolveScheduler {
   private tasks = 0;
   /** Spare seeds not yet settled (some perhaps asked to stop already). */
   private readonly spares = new Set<Spare>();
+  /** The tasks of a warm-up (`warmUp`), all stopped by the first solve. */
+  private readonly warming = new Set<Spare>();
+  private warmUpStopped = false;
   private closed = false;
 
   constructor(options: SolveSchedulerOptions) {
@@ -113,7 +116,59 @@ export class SolveScheduler {
   /** Aborts every solve and starts no new one (they would hold threads nobody waits for). */
   close(): void {
     this.closed = true;
+    this.stopWarmUp();
     for (const c of this.aborts) c.abort();
+  }
+
+  /**
+   * Plans `problem` once on the pool's threads, as a solve of `timeLimit` seconds would (two
+   * threads cooperating when two are idle, else one), and throws the answer away: the search's code
+   * is then compiled, in every thread, for the kinds of tasks a job sends (halves, whole day,
+   * sectors). Every task is stoppable like a spare seed, and the first `solve` stops them all: the
+   * warm-up never holds a thread a solve waits for. Resolves true when it ran to its end, false
+   * when a solve (or close) stopped it or it failed; it never throws.
+   *
+   * Why: a solver thread's first seconds run on code the JIT has not compiled yet. The 500-order
+   * city's first job after a pool started got 4.3-4.4 s of solver CPU on two threads (8.5 s once
+   * warm) and planned 621-625 km against 606-612 km (bench/RESULTS.md, session 35).
+   */
+  async warmUp(problem: ProblemInput, timeLimit: number): Promise<boolean> {
+    if (this.closed || this.warmUpStopped) return false;
+    const signal = new AbortController().signal;
+    const share = this.shareMatrix(problem);
+    const stopped = new Error('the warm-up was stopped');
+    let task = 0;
+    const runner: CoopRunner = {
+      free: () => (this.warmUpStopped ? 1 : this.pool.size - this.threadsHeld()),
+      run: (taskProblem, solveOptions, main, deadline) => {
+        // after a stop the driver's next epoch gets nothing: the main search fails the warm-up
+        if (this.warmUpStopped) return main ? Promise.reject(stopped) : Promise.resolve(null);
+        const work = taskProblem === problem ? share.task(task++) : share.part(taskProblem, task++);
+        if (deadline !== undefined) work.deadline = deadline;
+        const spare: Spare = { flag: new Int32Array(new SharedArrayBuffer(4)), controller: new AbortController() };
+        this.warming.add(spare);
+        this.spares.add(spare);
+        return this.solveOnce(work, solveOptions, signal, spare).finally(() => {
+          this.warming.delete(spare);
+          this.spares.delete(spare);
+        });
+      },
+    };
+    try {
+      const seed = this.options.seed ?? 1;
+      if (this.pool.size >= 2 && cooperates(problem, {}, 2, timeLimit)) await cooperate(problem, { timeLimit, seed }, runner, this.options.clock);
+      // too short to cooperate: a seed on every thread, as a solve with spare seeds
+      else await Promise.all(Array.from({ length: this.pool.size }, (_, i) => runner.run(problem, { timeLimit, seed: seed + i }, i === 0)));
+      return !this.warmUpStopped;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Stops a warm-up: each of its tasks returns within an iteration, and it starts no other. */
+  private stopWarmUp(): void {
+    this.warmUpStopped = true;
+    for (const spare of this.warming) this.askToStop(spare);
   }
 
   /**
@@ -130,6 +185,8 @@ export class SolveScheduler {
   async solve(problem: ProblemInput, timeLimit: number, signal: AbortSignal): Promise<SolveResult> {
     const first = this.options.seed ?? 1;
     const fixed = this.options.seedsPerSolve;
+    // a warm-up gives way at once: its tasks stop within an iteration and count as gone below
+    this.stopWarmUp();
     const share = this.shareMatrix(problem);
     const demand = () => this.options.demand?.() ?? false;
     let results: SolveResult[];
@@ -169,6 +226,7 @@ export class SolveScheduler {
    * keeps the model of the whole problem between the solve's epochs.
    */
   runner(problem: ProblemInput, signal: AbortSignal, options: { keyed?: boolean } = {}): CoopRunner {
+    this.stopWarmUp();
     return this.threadsFor(problem, signal, this.shareMatrix(problem), options.keyed ? `${process.pid}-${++keys}` : undefined);
   }
 
@@ -233,13 +291,18 @@ export class SolveScheduler {
     if (this.threadsHeld() < this.pool.size) return;
     for (const spare of this.spares) {
       if (asked(spare)) continue;
-      Atomics.store(spare.flag, 0, 1);
-      // a solve that does not stop on its flag loses its thread
-      setTimeout(() => {
-        if (this.spares.has(spare)) spare.controller.abort();
-      }, this.options.spareStopGraceMs ?? SPARE_STOP_GRACE_MS).unref();
+      this.askToStop(spare);
       return;
     }
+  }
+
+  /** Asks a spare seed to give its thread back; one that does not stop on its flag loses its thread. */
+  private askToStop(spare: Spare): void {
+    if (asked(spare)) return;
+    Atomics.store(spare.flag, 0, 1);
+    setTimeout(() => {
+      if (this.spares.has(spare)) spare.controller.abort();
+    }, this.options.spareStopGraceMs ?? SPARE_STOP_GRACE_MS).unref();
   }
 
   private async solveSpare(work: Work, options: SolveOptions, signal: AbortSignal): Promise<SolveResult | null> {

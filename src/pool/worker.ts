@@ -35,6 +35,9 @@ export default async function solveTask(task: SolveTask): Promise<SolveTaskResul
 
 async function solveOnThread(task: SolveTask): Promise<SolveResult> {
   const flag = task.stop === undefined ? undefined : new Int32Array(task.stop);
+  // asked to give the thread back before it began (a warm-up or spare seed a solve overtook): no
+  // model, no start to build; the scheduler drops a spare that fails (pool/scheduler.ts)
+  if (flag !== undefined && Atomics.load(flag, 0) !== 0) throw new Error('the task was stopped before it began');
   const env: SolveEnv = flag === undefined ? {} : { halted: () => Atomics.load(flag, 0) !== 0 };
   const share = task.cpuClock;
   if (share !== undefined && share > 0) env.now = () => threadCpuMs() / share;

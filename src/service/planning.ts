@@ -11,6 +11,7 @@
 import { EventBus } from '../jobs/events.js';
 import { haversineProvider, type MatrixProvider } from '../jobs/problem.js';
 import { JobService, type JobServiceOptions } from '../jobs/service.js';
+import { WARM_UP_SEC } from '../jobs/warm-up.js';
 import { osrmMatrix } from '../matrix/osrm.js';
 import { SolverPool } from '../pool/pool.js';
 import { IDEMPOTENCY_WINDOW_MS } from '../jobs/ports.js';
@@ -36,6 +37,8 @@ export interface PlanningRuntimeOptions {
   jobTimeLimitSec?: number;
   /** Room planning jobs keep at the end of each van's shift for orders that come during the day, minutes (default 0; docs/day.md). */
   shiftReserveMin?: number;
+  /** Seconds of a made-up day planned at start, so the first job runs on compiled code (default WARM_UP_SEC; 0: none; src/jobs/warm-up.ts). */
+  warmUpSec?: number;
   matrix?: 'haversine' | 'osrm';
   osrmUrl?: string;
   /** `--speed-kmh`: haversine travel at one fixed speed instead of the default travel curve. */
@@ -155,6 +158,14 @@ export function createPlanningRuntime(options: PlanningRuntimeOptions): Planning
       if (options.runJobs === false) return;
       dispatcher.start();
       pool.warm();
+      // the search compiled before the first job (a job that comes meanwhile stops it at once)
+      const warmUpSec = options.warmUpSec ?? WARM_UP_SEC;
+      if (warmUpSec > 0) {
+        const started = Date.now();
+        void jobs.warmUp(warmUpSec).then((completed) =>
+          log?.info({ warm_up_sec: warmUpSec, completed, ms: Date.now() - started }, completed ? 'solver warm-up done' : 'solver warm-up stopped (a solve came first)'),
+        );
+      }
       await jobs.start();
     },
     async stop() {

@@ -195,7 +195,9 @@ describe('serve (the real process on loopback)', () => {
         await sleep(20);
       }
     };
-    await sleep(500); // start-up settles
+    // start-up settles: the solver warm-up (2 s of a made-up day, its tasks' guards are timers) ends
+    while (!/solver warm-up (done|stopped)/.test(s.stderr())) await sleep(50);
+    await sleep(500);
     const first = await count();
     await sleep(3_000);
     const created = (await count()) - first;

@@ -59,4 +59,15 @@ describe('the solver worker', () => {
     const w = (await pool.run({ problem: p, options: { iterations: 20, seed: 1 } })) as SolveTaskResult;
     expect(w.cpuMs).toBeGreaterThan(0);
   });
+
+  it('a task asked to stop before its thread began it (a spare seed or warm-up a solve overtook) fails at once, and the thread serves the next task', async () => {
+    const p = randomProblem({ orders: 40, vehicles: 5, seed: 21, windows: true });
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    Atomics.store(flag, 0, 1);
+    // ten minutes of search if it ran (the test's timeout is one)
+    await expect(pool.run({ problem: p, options: { timeLimit: 600, seed: 1 }, stop: flag.buffer as SharedArrayBuffer })).rejects.toThrow(/stopped before it began/);
+    const r = await pool.run({ problem: p, options: { iterations: 50, seed: 1 } });
+    assertFeasible(p, r);
+    expect(r.unassigned).toHaveLength(0);
+  });
 });
