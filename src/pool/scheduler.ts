@@ -168,7 +168,7 @@ export class SolveScheduler {
   /** Stops a warm-up: each of its tasks returns within an iteration, and it starts no other. */
   private stopWarmUp(): void {
     this.warmUpStopped = true;
-    for (const spare of this.warming) this.askToStop(spare);
+    for (const spare of this.warming) this.askToStop(spare, false);
   }
 
   /**
@@ -291,15 +291,21 @@ export class SolveScheduler {
     if (this.threadsHeld() < this.pool.size) return;
     for (const spare of this.spares) {
       if (asked(spare)) continue;
-      this.askToStop(spare);
+      this.askToStop(spare, !this.warming.has(spare));
       return;
     }
   }
 
-  /** Asks a spare seed to give its thread back; one that does not stop on its flag loses its thread. */
-  private askToStop(spare: Spare): void {
+  /**
+   * Asks a spare seed to give its thread back; one that does not stop on its flag within the grace
+   * loses its thread (`terminate`). A warm-up task is not terminated: aborting a task whose thread
+   * is still loading (a process's first second) would stop the thread and start a cold one for the
+   * solve that asked, and a warm-up task returns at once when it begins, or within an iteration.
+   */
+  private askToStop(spare: Spare, terminate = true): void {
     if (asked(spare)) return;
     Atomics.store(spare.flag, 0, 1);
+    if (!terminate) return;
     setTimeout(() => {
       if (this.spares.has(spare)) spare.controller.abort();
     }, this.options.spareStopGraceMs ?? SPARE_STOP_GRACE_MS).unref();
