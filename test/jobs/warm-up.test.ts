@@ -34,15 +34,25 @@ class Recorder implements SolveRunner {
   constructor(private readonly inner: SolverPool) {
     this.size = inner.size;
   }
+  /**
+   * A virtual clock for the cooperative solve's epochs (`solveClock`): a task that settles moves it
+   * to the task's start plus its own time limit, as on an idle machine, so the epochs do not depend
+   * on how long a loaded machine took (a thread still loading, say).
+   */
+  private virtualMs = 0;
+  readonly clock = () => this.virtualMs;
   async run(task: SolveTask, options?: { signal?: AbortSignal }): Promise<SolveResult> {
     const entry: Seen = { problem: task.problem, started: this.n++, ...(task.stop ? { stop: new Int32Array(task.stop) } : {}) };
     this.seen.push(entry);
+    const startedMs = this.virtualMs;
     try {
       entry.result = await this.inner.run(task, options);
       return entry.result;
     } catch (error) {
       entry.error = error;
       throw error;
+    } finally {
+      this.virtualMs = Math.max(this.virtualMs, startedMs + (task.options.timeLimit ?? 0) * 1000);
     }
   }
 }
@@ -58,7 +68,7 @@ describe('the solver warm-up', () => {
     expect(new Set(day.vehicles.map((v) => v.startDepot)).size).toBe(2);
     expect(new Set(day.vehicles.map((v) => v.capacity?.weight)).size).toBe(2);
     const recorder = new Recorder(pool);
-    const service = makeService(makeStore(), recorder);
+    const service = makeService(makeStore(), recorder, { solveClock: recorder.clock });
     try {
       expect(await service.warmUp(2)).toBe(true);
       // the cooperative solve: the two depot halves first, each on its thread, then more epochs
