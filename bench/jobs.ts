@@ -261,7 +261,9 @@ async function firstJobs(): Promise<void> {
         const { service, cpuMs } = serviceFor(store, pool, budget, seed, (n) => (iterations += n));
         if (kind !== 'cold') void service.warmUp();
         if (kind === 'warm') await new Promise((r) => setTimeout(r, after * 1000));
-        const run = await timedJob(service, store, city.company.id, () => iterations, cpuMs);
+        // the warm-up's tasks go through the same counted pool: only the job's count
+        const cpuBefore = cpuMs();
+        const run = await timedJob(service, store, city.company.id, () => iterations, () => cpuMs() - cpuBefore);
         rows[kind].push(run);
         console.error(`run ${i + 1}/${runs} (seed ${seed}) ${kind}: ${run.km.toFixed(2)} km in ${(run.ms / 1000).toFixed(2)} s, ${run.iterations} it, ${(run.cpuMs / 1000).toFixed(2)} s of solver CPU`);
       } finally {
