@@ -26,7 +26,7 @@
  *   cheapest feasible place at its arrival (the quote's evaluator on the day in progress), nothing
  *   else moved.
  *
- *   npx tsx bench/day.ts [--batches 5] [--late-share 0.2] [--seed 1] [--budget S] [--threads N] [--no-new-routes] [--dump DIR] [--cpu-clock [--morning-iterations N] [--replan-iterations N] [--replan-draw K] [--replan-best-of N] [--replan-budget-scale F]] [--shift-reserve-min M] [--arrival closing|booked] [--no-reference]
+ *   npx tsx bench/day.ts [--batches 5] [--late-share 0.2] [--seed 1] [--budget S] [--threads N] [--no-new-routes] [--dump DIR] [--cpu-clock [--morning-iterations N] [--replan-iterations N] [--replan-draw K] [--replan-best-of N] [--replan-budget-scale F]] [--shift-reserve-min M] [--arrival closing|booked] [--no-reference] [--no-warm-up]
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,6 +37,7 @@ import { buildProblem, haversineProvider } from '../src/jobs/problem.js';
 import { quoteWithRoute } from '../src/jobs/quote.js';
 import type { SolveRunner } from '../src/pool/scheduler.js';
 import { JobService, defaultBudgetSec } from '../src/jobs/service.js';
+import { WARM_UP_SEC, warmUpProblem } from '../src/jobs/warm-up.js';
 import { DayAxis, parseClock } from '../src/jobs/time.js';
 import { SolverPool } from '../src/pool/pool.js';
 import { solve } from '../src/solver/solve.js';
@@ -70,6 +71,14 @@ const NO_NEW_ROUTES = process.argv.includes('--no-new-routes');
 const CPU_CLOCK = process.argv.includes('--cpu-clock');
 /** --no-reference: no all-known plan (A/B runs of re-plan variants compare the day's km; the reference does not depend on them). */
 const NO_REFERENCE = process.argv.includes('--no-reference');
+/**
+ * --no-warm-up: the morning plan is the first job of a cold pool, and the all-known plan the first
+ * solve of this thread (until session 35 the bench always ran so). By default the service warms its
+ * solver threads as `serve` does at start (JobService.warmUp, src/jobs/warm-up.ts) before the
+ * morning plan, and this thread plans the same made-up day before the all-known plan: both plans
+ * then run on compiled code, as a service's morning plan does once it has run.
+ */
+const NO_WARM_UP = process.argv.includes('--no-warm-up');
 /**
  * --morning-iterations N (with --cpu-clock): the morning plan is searched for N iterations instead
  * of its time budget, so that every run of a seed starts its day from the same morning plan (A/B
@@ -213,6 +222,7 @@ const jobs = new JobService({
 });
 const app = buildApp({ store: port, jobs, clock, geocoding: false, rateLimit: 0 });
 await app.ready();
+if (!NO_WARM_UP && !CPU_CLOCK) await jobs.warmUp();
 await jobs.start();
 const call = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
   const res = await app.inject({ method, url, headers: { authorization: `Api-Key ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, payload: body === undefined ? undefined : JSON.stringify(body) });
@@ -355,6 +365,8 @@ const { problem, context } = buildProblem({
   jobId: 0, companyId: 1, timeZone: city.company.timezone, date, orders: city.orders, vehicles: city.vehicles,
   warehouses: new Map(city.warehouses.map((w) => [w.id, w])), warehouseOverride: null,
 });
+// this thread's solver code compiled first, as the pool's was (--no-warm-up: not)
+if (!NO_REFERENCE && !NO_WARM_UP && !CPU_CLOCK) solve(await warmUpProblem(), { timeLimit: WARM_UP_SEC, seed: SEED });
 const allKnown = NO_REFERENCE ? { distance: NaN, routes: [], unassigned: [] } : solve({ ...problem, matrix: await haversineProvider()(context.points) }, { timeLimit: defaultBudgetSec(city.orders.length), seed: SEED }, CPU_CLOCK ? { now: cpuNow } : {});
 const allKnownKm = allKnown.distance / 1000;
 
@@ -371,6 +383,6 @@ for (const r of replans) console.log(`  re-plan at ${r.at}: ${r.ms.toFixed(0)} m
 console.log(`kept stops moved to another van: ${replans.reduce((a, r) => a + r.moved, 0)} over the day`);
 console.log(`re-plan time: p50 ${pct(0.5).toFixed(0)} ms, p95 ${pct(0.95).toFixed(0)} ms`);
 const placed = replans.reduce((a, r) => a + r.placed, 0);
-console.log(`km of the day, re-planned:      ${dayKm.toFixed(1)} km, ${dayRouteCount} routes, late orders placed ${placed}/${late}`);
-console.log(`km, greedy insertion:           ${greedyTotal.toFixed(1)} km, late orders placed ${greedyPlaced}/${late}, the insertions' added km ${greedyAdded.toFixed(1)} (${(((dayKm - greedyTotal) / greedyTotal) * 100).toFixed(1)} % re-planned against it)`);
+console.log(`km of the day, re-planned:      ${dayKm.toFixed(1)} km, ${dayRouteCount} routes, late orders placed ${placed}/${late.length}`);
+console.log(`km, greedy insertion:           ${greedyTotal.toFixed(1)} km, late orders placed ${greedyPlaced}/${late.length}, the insertions' added km ${greedyAdded.toFixed(1)} (${(((dayKm - greedyTotal) / greedyTotal) * 100).toFixed(1)} % re-planned against it)`);
 console.log(`km, all known in the morning:   ${allKnownKm.toFixed(1)} km, ${allKnown.routes.length} routes, ${city.orders.length - allKnown.unassigned.length}/${city.orders.length} placed (re-planned day ${(((dayKm - allKnownKm) / allKnownKm) * 100).toFixed(1)} % above it)`);
