@@ -3,54 +3,14 @@ import type { MatrixInput, SolveResult } from '../../src/model/input.js';
 import { buildMatrix } from '../../src/model/matrix.js';
 import { sharedMatrixBuilds } from '../../src/model/shared-matrix.js';
 import { haversineProvider } from '../../src/jobs/problem.js';
-import type { SolveTask } from '../../src/pool/messages.js';
 import { SolverPool } from '../../src/pool/pool.js';
 import { taskCpuMs, threadCpuKnowable } from '../../src/pool/thread-cpu.js';
-import { defaultBudgetSec, type SolveRunner } from '../../src/jobs/service.js';
-import { COMPANY, DETOUR, SPEED_KMH, addOrder, addVehicle, checkJob, makeService, makeStore, near, plan, until } from './world.js';
+import { defaultBudgetSec } from '../../src/jobs/service.js';
+import { COMPANY, DETOUR, Recorder, SPEED_KMH, type Seen, addOrder, addVehicle, checkJob, makeService, makeStore, near, plan, until } from './world.js';
 
 // Real worker threads; the recorder only notes what goes through them.
 const pool = new SolverPool({ threads: 2 });
 afterAll(() => pool.destroy());
-
-interface Seen {
-  seed: number;
-  timeLimit: number;
-  flag?: Int32Array;
-  task: SolveTask;
-  /** Order in which the tasks settled (0 first). */
-  settled?: number;
-  result?: SolveResult;
-}
-
-/** The real pool, with a record of every task and the order in which the tasks settled. */
-class Recorder implements SolveRunner {
-  readonly size: number;
-  readonly seen: Seen[] = [];
-  private settledCount = 0;
-  /**
-   * A virtual clock for the cooperative solve's epochs (`solveClock`): a task that settles moves it
-   * to the task's start plus its own time limit, as on an idle machine. The epochs that follow
-   * then depend on the budget alone, not on how long a loaded machine took.
-   */
-  private virtualMs = 0;
-  readonly clock = () => this.virtualMs;
-  constructor(private readonly inner: SolverPool) {
-    this.size = inner.size;
-  }
-  async run(task: SolveTask, options?: { signal?: AbortSignal }): Promise<SolveResult> {
-    const entry: Seen = { seed: task.options.seed!, timeLimit: task.options.timeLimit!, flag: task.stop && new Int32Array(task.stop), task };
-    this.seen.push(entry);
-    const startedMs = this.virtualMs;
-    try {
-      entry.result = await this.inner.run(task, options);
-      return entry.result;
-    } finally {
-      entry.settled = this.settledCount++;
-      this.virtualMs = Math.max(this.virtualMs, startedMs + entry.timeLimit * 1000);
-    }
-  }
-}
 
 /** A road matrix as OSRM gives it: explicit rows and no coordinates (here the haversine one written out). */
 async function explicit(points: ReadonlyArray<readonly [number, number]>): Promise<MatrixInput> {

@@ -5,61 +5,15 @@
  * every job's solve goes through the independent checker.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ProblemInput, SolveResult } from '../../src/model/input.js';
-import type { SolveTask } from '../../src/pool/messages.js';
 import { SolverPool } from '../../src/pool/pool.js';
-import type { SolveRunner } from '../../src/jobs/service.js';
 import { warmUpProblem } from '../../src/jobs/warm-up.js';
 import { COOPERATE_FROM } from '../../src/solver/cooperate.js';
 import { FLOW_SERVE_USAGE, parseFlowServeArgs } from '../../src/cli/options.js';
 import { assertFeasible } from '../helpers/checker.js';
-import { addOrder, addVehicle, checkJob, makeService, makeStore, near, plan } from './world.js';
+import { Recorder, addOrder, addVehicle, checkJob, makeService, makeStore, near, plan, until } from './world.js';
 
 const pool = new SolverPool({ threads: 2 });
 afterAll(() => pool.destroy());
-
-interface Seen {
-  problem: ProblemInput;
-  stop?: Int32Array;
-  started: number;
-  result?: SolveResult;
-  error?: unknown;
-}
-
-/** The real pool, with a record of every task: its problem, its stop flag and how it ended. */
-class Recorder implements SolveRunner {
-  readonly size: number;
-  readonly seen: Seen[] = [];
-  private n = 0;
-  constructor(private readonly inner: SolverPool) {
-    this.size = inner.size;
-  }
-  /**
-   * A virtual clock for the cooperative solve's epochs (`solveClock`): a task that settles moves it
-   * to the task's start plus its own time limit, as on an idle machine, so the epochs do not depend
-   * on how long a loaded machine took (a thread still loading, say).
-   */
-  private virtualMs = 0;
-  readonly clock = () => this.virtualMs;
-  async run(task: SolveTask, options?: { signal?: AbortSignal }): Promise<SolveResult> {
-    const entry: Seen = { problem: task.problem, started: this.n++, ...(task.stop ? { stop: new Int32Array(task.stop) } : {}) };
-    this.seen.push(entry);
-    const startedMs = this.virtualMs;
-    try {
-      entry.result = await this.inner.run(task, options);
-      return entry.result;
-    } catch (error) {
-      entry.error = error;
-      throw error;
-    } finally {
-      this.virtualMs = Math.max(this.virtualMs, startedMs + (task.options.timeLimit ?? 0) * 1000);
-    }
-  }
-}
-
-const until = async (ok: () => boolean) => {
-  while (!ok()) await new Promise((r) => setTimeout(r, 5));
-};
 
 describe('the solver warm-up', () => {
   it('plans a made-up day of two depots and a mixed fleet on both threads, every task stoppable, and ends true', async () => {
@@ -74,11 +28,11 @@ describe('the solver warm-up', () => {
       // the cooperative solve: the two depot halves first, each on its thread, then more epochs
       expect(recorder.seen.length).toBeGreaterThanOrEqual(3);
       const halves = recorder.seen.slice(0, 2);
-      expect(halves.reduce((n, t) => n + t.problem.orders.length, 0)).toBe(day.orders.length);
+      expect(halves.reduce((n, t) => n + t.task.problem.orders.length, 0)).toBe(day.orders.length);
       for (const t of recorder.seen) {
-        expect(t.stop, 'a warm-up task is stoppable').toBeDefined();
-        expect(t.error).toBeUndefined();
-        assertFeasible(t.problem, t.result!);
+        expect(t.flag, 'a warm-up task is stoppable').toBeDefined();
+        expect(t.result, 'every warm-up task answered').toBeDefined();
+        assertFeasible(t.task.problem, t.result!);
       }
     } finally {
       await service.close();
@@ -92,8 +46,8 @@ describe('the solver warm-up', () => {
       expect(await service.warmUp(0.5)).toBe(true);
       expect(recorder.seen).toHaveLength(2);
       for (const t of recorder.seen) {
-        expect(t.problem.orders.length).toBe((await warmUpProblem()).orders.length);
-        assertFeasible(t.problem, t.result!);
+        expect(t.task.problem.orders.length).toBe((await warmUpProblem()).orders.length);
+        assertFeasible(t.task.problem, t.result!);
       }
     } finally {
       await service.close();
@@ -111,19 +65,19 @@ describe('the solver warm-up', () => {
       // a warm-up that would run for a minute (the test's timeout), stopped once its first task began
       const warming = service.warmUp(60);
       await until(() => recorder.seen.length >= 1);
-      const warmTasks = () => recorder.seen.filter((t) => t.problem.orders.length > 30);
+      const warmTasks = () => recorder.seen.filter((t) => t.task.problem.orders.length > 30);
       const done = await plan(service, { order_ids: Array.from({ length: 30 }, (_, i) => i + 1), vehicle_ids: [1, 2] });
       checkJob(store, done);
       expect(await warming).toBe(false);
-      const firstJobTask = recorder.seen.findIndex((t) => t.problem.orders.length === 30);
+      const firstJobTask = recorder.seen.findIndex((t) => t.task.problem.orders.length === 30);
       expect(firstJobTask).toBeGreaterThan(0);
       for (const t of warmTasks()) {
         expect(recorder.seen.indexOf(t), 'no warm-up task after the job').toBeLessThan(firstJobTask);
-        expect(Atomics.load(t.stop!, 0), 'every warm-up task was asked to stop').toBe(1);
+        expect(Atomics.load(t.flag!, 0), 'every warm-up task was asked to stop').toBe(1);
       }
       // the job had the pool to itself: its seed and a spare seed on the second thread
-      const jobTasks = recorder.seen.filter((t) => t.problem.orders.length === 30);
-      expect(jobTasks.map((t) => t.stop !== undefined)).toEqual([false, true]);
+      const jobTasks = recorder.seen.filter((t) => t.task.problem.orders.length === 30);
+      expect(jobTasks.map((t) => t.flag !== undefined)).toEqual([false, true]);
       // and no other warm-up starts once a job has run
       expect(await service.warmUp(1)).toBe(false);
     } finally {

@@ -8,6 +8,9 @@ import { MemoryPlanningStore } from '../../src/jobs/memory-store.js';
 import { haversineProvider } from '../../src/jobs/problem.js';
 import { JobService, type JobServiceOptions, type SolveRunner } from '../../src/jobs/service.js';
 import { assertFeasible } from '../helpers/checker.js';
+import type { SolveResult } from '../../src/model/input.js';
+import type { SolveTask } from '../../src/pool/messages.js';
+import type { SolverPool } from '../../src/pool/pool.js';
 import type { JobView } from '../../src/jobs/view.js';
 import type { PlanningOrder, PlanningVehicle, Warehouse } from '../../src/jobs/ports.js';
 import { DayAxis, parseClock, parseShift } from '../../src/jobs/time.js';
@@ -214,4 +217,45 @@ export function makeService(store: MemoryPlanningStore, pool: SolveRunner, optio
 export async function plan(service: JobService, request: Parameters<JobService['submit']>[1]): Promise<JobView> {
   const job = await service.submit(COMPANY, request);
   return service.waitFor(COMPANY, job.job_id);
+}
+
+/** The real pool, with a record of every task (real worker threads; the recorder only notes what goes through them). */
+/** One task a Recorder saw. */
+export interface Seen {
+  seed: number;
+  timeLimit: number;
+  flag?: Int32Array;
+  task: SolveTask;
+  /** Order in which the tasks settled (0 first). */
+  settled?: number;
+  result?: SolveResult;
+}
+
+/** The real pool, with a record of every task and the order in which the tasks settled. */
+export class Recorder implements SolveRunner {
+  readonly size: number;
+  readonly seen: Seen[] = [];
+  private settledCount = 0;
+  /**
+   * A virtual clock for the cooperative solve's epochs (`solveClock`): a task that settles moves it
+   * to the task's start plus its own time limit, as on an idle machine. The epochs that follow
+   * then depend on the budget alone, not on how long a loaded machine took.
+   */
+  private virtualMs = 0;
+  readonly clock = () => this.virtualMs;
+  constructor(private readonly inner: SolverPool) {
+    this.size = inner.size;
+  }
+  async run(task: SolveTask, options?: { signal?: AbortSignal }): Promise<SolveResult> {
+    const entry: Seen = { seed: task.options.seed!, timeLimit: task.options.timeLimit!, flag: task.stop && new Int32Array(task.stop), task };
+    this.seen.push(entry);
+    const startedMs = this.virtualMs;
+    try {
+      entry.result = await this.inner.run(task, options);
+      return entry.result;
+    } finally {
+      entry.settled = this.settledCount++;
+      this.virtualMs = Math.max(this.virtualMs, startedMs + entry.timeLimit * 1000);
+    }
+  }
 }
