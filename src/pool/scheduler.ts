@@ -129,8 +129,9 @@ export class SolveScheduler {
    * when a solve (or close) stopped it or it failed; it never throws.
    *
    * Why: a solver thread's first seconds run on code the JIT has not compiled yet. The 500-order
-   * city's first job after a pool started got 4.3-4.4 s of solver CPU on two threads (8.5 s once
-   * warm) and planned 621-625 km against 606-612 km (bench/RESULTS.md, session 35).
+   * city's first job after a pool started got about 4.8 s of solver CPU on two threads (8.5 s in a
+   * later job) and planned 619-624 km (medians of six, three runs) against 607-615 km when it came
+   * after this warm-up (bench/RESULTS.md, session 35, `bench/jobs.ts --first-job`).
    */
   async warmUp(problem: ProblemInput, timeLimit: number): Promise<boolean> {
     if (this.closed || this.warmUpStopped) return false;
