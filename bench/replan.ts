@@ -17,7 +17,7 @@ import { solve } from '../src/solver/solve.js';
 import type { OrderInput, ProblemInput, SolveResult } from '../src/model/input.js';
 import { checkSolution } from '../test/helpers/checker.js';
 import { dayAt } from '../test/helpers/day.js';
-import { buildProblem as buildDayProblem, haversineProvider } from '../src/jobs/problem.js';
+import { dayProblem } from '../src/jobs/sample-day.js';
 import { loadCity } from './jobs-city.js';
 
 const arg = (name: string, fallback: string) => {
@@ -32,18 +32,7 @@ const seed = Number(arg('seed', '1'));
 
 /** The city's problem as the planning job builds it (haversine matrix), without a pool or store. */
 async function cityDay(): Promise<ProblemInput> {
-  const city = loadCity();
-  const { problem, context } = buildDayProblem({
-    jobId: 1,
-    companyId: city.company.id,
-    timeZone: city.company.timezone,
-    date: city.date,
-    orders: city.orders,
-    vehicles: city.vehicles,
-    warehouses: new Map(city.warehouses.map((w) => [w.id, w])),
-    warehouseOverride: null,
-  });
-  return { ...problem, matrix: await haversineProvider()(context.points) };
+  return dayProblem(loadCity());
 }
 
 const full = await cityDay();

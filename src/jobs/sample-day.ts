@@ -8,7 +8,9 @@
  * first real job runs on compiled code), and the benchmarks (bench/jobs-city.ts: seed 42 is the
  * shipped data/city/city.json).
  */
+import type { ProblemInput } from '../model/input.js';
 import type { Company, PlanningOrder, PlanningVehicle, Warehouse } from './ports.js';
+import { buildProblem, haversineProvider } from './problem.js';
 
 export interface City {
   company: Company;
@@ -112,4 +114,19 @@ export function sampleDay(seed = 42, orderCount = 500): City {
 
 function round(x: number, d: number): number {
   return Math.round(x * 10 ** d) / 10 ** d;
+}
+
+/** The engine's problem of a whole day, built as a job builds its own (every order and vehicle, a haversine matrix). */
+export async function dayProblem(day: City): Promise<ProblemInput> {
+  const { problem, context } = buildProblem({
+    jobId: 0,
+    companyId: day.company.id,
+    timeZone: day.company.timezone,
+    date: day.date,
+    orders: day.orders,
+    vehicles: day.vehicles,
+    warehouses: new Map(day.warehouses.map((w) => [w.id, w])),
+    warehouseOverride: null,
+  });
+  return { ...problem, matrix: await haversineProvider()(context.points) };
 }

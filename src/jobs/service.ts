@@ -182,7 +182,11 @@ export class JobService {
    * a job or re-plan stops it at once. Resolves whether it ran to its end; never throws.
    */
   async warmUp(seconds = WARM_UP_SEC): Promise<boolean> {
-    return this.scheduler.warmUp(await warmUpProblem(), seconds);
+    try {
+      return await this.scheduler.warmUp(await warmUpProblem(), seconds);
+    } catch {
+      return false; // a warm-up that cannot be built is no warm-up, never a failed start
+    }
   }
 
   /** See JobIntake.submitOnce: submit() under an Idempotency-Key. */

@@ -69,6 +69,8 @@ export class SolveOverrunError extends Error {
 interface Spare {
   flag: Int32Array;
   controller: AbortController;
+  /** A task of a warm-up (`warmUp`): every solve stops it, and it is never terminated. */
+  warmUp?: true;
 }
 
 const asked = (spare: Spare) => Atomics.load(spare.flag, 0) !== 0;
@@ -97,8 +99,6 @@ export class SolveScheduler {
   private tasks = 0;
   /** Spare seeds not yet settled (some perhaps asked to stop already). */
   private readonly spares = new Set<Spare>();
-  /** The tasks of a warm-up (`warmUp`), all stopped by the first solve. */
-  private readonly warming = new Set<Spare>();
   private warmUpStopped = false;
   private closed = false;
 
@@ -146,13 +146,9 @@ export class SolveScheduler {
         if (this.warmUpStopped) return main ? Promise.reject(stopped) : Promise.resolve(null);
         const work = taskProblem === problem ? share.task(task++) : share.part(taskProblem, task++);
         if (deadline !== undefined) work.deadline = deadline;
-        const spare: Spare = { flag: new Int32Array(new SharedArrayBuffer(4)), controller: new AbortController() };
-        this.warming.add(spare);
+        const spare: Spare = { flag: new Int32Array(new SharedArrayBuffer(4)), controller: new AbortController(), warmUp: true };
         this.spares.add(spare);
-        return this.solveOnce(work, solveOptions, signal, spare).finally(() => {
-          this.warming.delete(spare);
-          this.spares.delete(spare);
-        });
+        return this.solveOnce(work, solveOptions, signal, spare).finally(() => this.spares.delete(spare));
       },
     };
     try {
@@ -169,7 +165,7 @@ export class SolveScheduler {
   /** Stops a warm-up: each of its tasks returns within an iteration, and it starts no other. */
   private stopWarmUp(): void {
     this.warmUpStopped = true;
-    for (const spare of this.warming) this.askToStop(spare, false);
+    for (const spare of this.spares) if (spare.warmUp) this.askToStop(spare);
   }
 
   /**
@@ -292,21 +288,21 @@ export class SolveScheduler {
     if (this.threadsHeld() < this.pool.size) return;
     for (const spare of this.spares) {
       if (asked(spare)) continue;
-      this.askToStop(spare, !this.warming.has(spare));
+      this.askToStop(spare);
       return;
     }
   }
 
   /**
    * Asks a spare seed to give its thread back; one that does not stop on its flag within the grace
-   * loses its thread (`terminate`). A warm-up task is not terminated: aborting a task whose thread
+   * loses its thread. A warm-up task is not terminated: aborting a task whose thread
    * is still loading (a process's first second) would stop the thread and start a cold one for the
    * solve that asked, and a warm-up task returns at once when it begins, or within an iteration.
    */
-  private askToStop(spare: Spare, terminate = true): void {
+  private askToStop(spare: Spare): void {
     if (asked(spare)) return;
     Atomics.store(spare.flag, 0, 1);
-    if (!terminate) return;
+    if (spare.warmUp) return;
     setTimeout(() => {
       if (this.spares.has(spare)) spare.controller.abort();
     }, this.options.spareStopGraceMs ?? SPARE_STOP_GRACE_MS).unref();
