@@ -200,11 +200,15 @@ export class SolveScheduler {
         const runner = this.threadsFor(problem, signal, share, undefined);
         return cooperate(problem, { timeLimit, seed: first, ...objective }, runner, this.options.clock);
       }
+      // a spare ends with the main search's budget, wherever its thread begins it: one that begins
+      // late (behind a warm-up or another job's task that has not yet let its thread go) would
+      // otherwise run its whole budget from then on, and the solve would wait for it
+      const deadline = Date.now() + timeLimit * 1000;
       const main = this.solveOnce(share.task(0), { timeLimit, seed: first }, signal);
       const spares: Array<Promise<SolveResult | null>> = [];
       // counted again: the main search now holds a thread
       const free = this.pool.size - this.threadsHeld();
-      for (let i = 0; i < free && !demand(); i++) spares.push(this.solveSpare(share.task(i + 1), { timeLimit, seed: first + 1 + i }, signal));
+      for (let i = 0; i < free && !demand(); i++) spares.push(this.solveSpare({ ...share.task(i + 1), deadline }, { timeLimit, seed: first + 1 + i }, signal));
       results = [await main];
       for (const r of await Promise.all(spares)) if (r !== null) results.push(r);
     }

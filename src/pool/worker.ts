@@ -54,8 +54,13 @@ async function solveOnThread(task: SolveTask): Promise<SolveResult> {
     if (cached === null || cached.key !== task.key) cached = { key: task.key, problem: buildProblem(task.problem, env.matrix?.(task.problem.matrix)) };
     return solveProblem(cached.problem, options, stop);
   }
-  const run = async (problem: ProblemInput, o: SolveOptions, locations?: number) =>
-    solveValid(o.validate === false ? problem : (await import('../schema/problem.js')).parseProblem(problem, locations === undefined ? undefined : { locations }), o, env, stop);
+  const run = async (problem: ProblemInput, o: SolveOptions, locations?: number) => {
+    if (o.validate === false) return solveValid(problem, o, env, stop);
+    const { parseProblem } = await import('../schema/problem.js');
+    // the schema's first load on a thread takes a while: a task stopped meanwhile fails here
+    stop.checkHalted();
+    return solveValid(parseProblem(problem, locations === undefined ? undefined : { locations }), o, env, stop);
+  };
   if (shared === undefined || !shared.inputOmitted || options.validate === false) return run(task.problem, options);
   // its explicit rows were left out (the builder validated them): the rest is validated against
   // the shared matrix's size (a half of a cooperating day holds orders the builder's half did not)

@@ -32,7 +32,11 @@ export const DEFAULT_ITERATIONS = 1000;
 export interface SolveEnv {
   /** Milliseconds, monotonic. Defaults to performance.now(). */
   now?: Clock;
-  /** Polled during the search: once it returns true the solve stops and returns its best so far. */
+  /**
+   * Polled during the search: once it returns true the solve stops and returns its best so far.
+   * Before the search has a solution (between building the model, the neighbour lists and the
+   * start) a halt throws SolveHalted instead (stop.ts).
+   */
   halted?: () => boolean;
   /** The matrix of the validated input, when it comes from elsewhere (a worker thread's shared
    *  one, see model/shared-matrix.ts); default: built here. Its time counts against the limit. */
@@ -49,7 +53,9 @@ export function solveStop(options: SolveOptions, env: SolveEnv): Stop {
 
 /** `solve` for input already validated (by `parseProblem` or a parser of its own). */
 export function solveValid(input: ProblemInput, options: SolveOptions = {}, env: SolveEnv = {}, stop: Stop = solveStop(options, env)): SolveResult {
-  const p = buildProblem(input, env.matrix?.(input.matrix));
+  const matrix = env.matrix?.(input.matrix);
+  stop.checkHalted();
+  const p = buildProblem(input, matrix);
   return solveProblem(p, options, stop);
 }
 
@@ -140,7 +146,7 @@ export function constructStart(sol: SearchSolution, probe: RouteProbe, neighbour
   const second = env.untilProgress(ownSolve ? SECOND_START_SHARE : SECOND_START_SHARE_EPOCH);
   const tooLong = () => second.timeUp();
   if (!regretFirst) {
-    savingsStart(sol, probe, neighbours, env);
+    savingsStart(sol, probe, neighbours, env, stop);
     if (stop.done() || p.nOrders === 0 || tooLong()) return;
     const other = new SearchSolution(p, sol.costs);
     regretStart(other, probe, second);
@@ -154,7 +160,9 @@ export function constructStart(sol: SearchSolution, probe: RouteProbe, neighbour
   // solve keeps it instead of a half-built regret start completed by plain insertion at the end
   // (C109: 898 against 1218, RC205: 1490 against 1644).
   const savings = new SearchSolution(p, sol.costs);
-  regretInsert(savings, savingsConstruct(savings, neighbours), probe);
+  const left = savingsConstruct(savings, neighbours);
+  stop.checkHalted();
+  regretInsert(savings, left, probe);
   // The savings start's local search runs only when the regret start was not cut short, the budget
   // is not spent and the solve is not past the share above; stopped there, what it reached is still
   // a whole solution. Polished or not, the savings start is kept when it is the better one (RC208 at
@@ -165,8 +173,10 @@ export function constructStart(sol: SearchSolution, probe: RouteProbe, neighbour
 }
 
 /** Savings, regret insertion of what it leaves out, polished unless `env.timeUp` says stop. */
-function savingsStart(sol: SearchSolution, probe: RouteProbe, neighbours: { k: number; list: Int32Array }, env: LocalSearchEnv): void {
-  regretInsert(sol, savingsConstruct(sol, neighbours), probe);
+function savingsStart(sol: SearchSolution, probe: RouteProbe, neighbours: { k: number; list: Int32Array }, env: LocalSearchEnv, stop: Stop): void {
+  const left = savingsConstruct(sol, neighbours);
+  stop.checkHalted();
+  regretInsert(sol, left, probe);
   if (!env.timeUp()) polish(sol, probe, env);
 }
 
@@ -234,10 +244,13 @@ export function solveProblem(p: Problem, options: SolveOptions, stop: Stop): Sol
   if (options.schedule) stop.window = { from: options.schedule.from, to: options.schedule.to };
   let neighbours = neighbourCache.get(p);
   if (neighbours === undefined) neighbourCache.set(p, (neighbours = buildNeighbours(p)));
+  stop.checkHalted();
   const initialRoutes = options.initialRoutes ?? (p.nKept > 0 ? keptRoutes(p) : undefined);
   if (initialRoutes) regretInsert(sol, warmStart(p, sol, initialRoutes), probe);
   // savings joins routes without the breaks; regret insertion places every order around them
   else constructStart(sol, probe, neighbours, rng, stop, p.hasBreaks ? 'regret' : options.start);
+  // a start cut short by the halt would go on to the last-chance insertion of every order it left out
+  stop.checkHalted();
   sol.tidyAllReloads(probe);
   const objective = options.objective ?? 'distance';
   const fleetShare = options.fleetFirst ?? (objective === 'vehicles' && p.nOrders >= VEHICLES_FLEET_FROM ? VEHICLES_FLEET_SHARE : 0);

@@ -5,6 +5,21 @@
  */
 export type Clock = () => number;
 
+/**
+ * A solve asked to stop (`halted`) before its search had a solution to return: while it builds its
+ * model, neighbour lists and start. A spare seed or a warm-up task asked to give its thread back
+ * (pool/scheduler.ts) is dropped by the caller that asked, so there is nothing to finish: the
+ * phases before the search check for it between them (`Stop.checkHalted`) and the task fails at
+ * once instead of holding its thread for the rest of a start built on cold code (a warm-up task
+ * held a thread 250-565 ms past its stop in session 36's trace, bench/RESULTS.md).
+ */
+export class SolveHalted extends Error {
+  override readonly name = 'SolveHalted';
+  constructor() {
+    super('the solve was asked to stop before its search began');
+  }
+}
+
 export class Stop {
   iterations = 0;
   private readonly deadline: number;
@@ -23,6 +38,11 @@ export class Stop {
     if (this.halted?.()) return true;
     if (this.maxIterations !== undefined && this.iterations >= this.maxIterations) return true;
     return this.clock() >= this.deadline;
+  }
+
+  /** Throws SolveHalted when the caller has asked the solve to stop (between the phases before the search). */
+  checkHalted(): void {
+    if (this.halted?.()) throw new SolveHalted();
   }
 
   /** Only the deadline: inner loops check it so a long local search never overruns. */

@@ -3,6 +3,7 @@ import type { MatrixInput, SolveResult } from '../../src/model/input.js';
 import { buildMatrix } from '../../src/model/matrix.js';
 import { sharedMatrixBuilds } from '../../src/model/shared-matrix.js';
 import { haversineProvider } from '../../src/jobs/problem.js';
+import type { SolveTask } from '../../src/pool/messages.js';
 import { SolverPool } from '../../src/pool/pool.js';
 import { taskCpuMs, threadCpuKnowable } from '../../src/pool/thread-cpu.js';
 import { defaultBudgetSec } from '../../src/jobs/service.js';
@@ -46,6 +47,34 @@ describe('idle threads join a job; they give way to the next one', () => {
     expect(chosen!.distance).toBe(Math.min(...distances));
   });
 
+  it("a spare seed that begins late (its thread still busy elsewhere) ends with the main search's budget, not a whole budget after it began", async () => {
+    const store = makeStore();
+    addVehicle(store, 1);
+    addVehicle(store, 2, { warehouseId: 2 });
+    for (let id = 1; id <= 30; id++) addOrder(store, { id, ...near((id % 9) - 4, ((id * 5) % 11) - 5) });
+    const budgetMs = 1500;
+    const lateMs = 900;
+    // the real pool; the spare's task reaches it `lateMs` after the main's, as behind a warm-up
+    // task or another job's spare that has not yet let its thread go
+    const recorder = new Recorder(pool);
+    const late = { size: pool.size, run: async (task: SolveTask, options?: { signal?: AbortSignal }) => {
+      if (task.stop !== undefined) await new Promise((r) => setTimeout(r, lateMs));
+      return recorder.run(task, options);
+    } };
+    const service = makeService(store, late, { timeBudgetSec: budgetMs / 1000 });
+    const done = await plan(service, { order_ids: Array.from({ length: 30 }, (_, i) => i + 1) });
+    checkJob(store, done);
+    const [main, spare] = recorder.seen;
+    expect([main.flag === undefined, spare.flag !== undefined]).toEqual([true, true]);
+    // the spare carries the main's deadline; the main none (it waits for no thread here)
+    expect(main.task.deadline).toBeUndefined();
+    expect(spare.task.deadline).toBeGreaterThan(Date.now() - 60_000);
+    // it answered, having searched what was left of the budget (about 600 ms), not the whole 1,500
+    expect(spare.result).toBeDefined();
+    expect(spare.result!.stats.elapsedMs).toBeLessThan(budgetMs - lateMs / 2);
+    expect(main.result!.stats.elapsedMs).toBeGreaterThan(budgetMs - lateMs / 2);
+  });
+
   it('a spare seed stops early when another job needs its thread, and that job runs', async () => {
     const store = makeStore();
     addVehicle(store, 1);
@@ -58,9 +87,11 @@ describe('idle threads join a job; they give way to the next one', () => {
     // default 250 ms grace, and a terminated spare has no result to compare (still well before 3 s)
     const service = makeService(store, recorder, { solveClock: recorder.clock, timeBudgetSec: 3, spareStopGraceMs: 1_500 });
     const first = await service.submit(COMPANY, { order_ids: Array.from({ length: 40 }, (_, i) => i + 1), vehicle_ids: [1] });
-    // the spare has begun (a spare asked to stop before its thread began it fails at once, with
-    // nothing to compare: test/pool/worker.test.ts)
-    await until(() => recorder.seen.length === 2 && (!threadCpuKnowable || taskCpuMs(recorder.seen[1].task.cpu!) !== undefined));
+    // the spare is in its search (one asked to stop before its thread began it, or before its
+    // search had a solution, fails at once with nothing to compare: test/pool/worker.test.ts,
+    // test/solver/solve.test.ts): half a second of its thread's CPU, its start takes a few ms
+    await until(() => recorder.seen.length === 2 && (!threadCpuKnowable || (taskCpuMs(recorder.seen[1].task.cpu!) ?? 0) >= 500));
+    if (!threadCpuKnowable) await new Promise((r) => setTimeout(r, 1000));
     const second = await service.submit(COMPANY, { order_ids: [41, 42, 43], vehicle_ids: [2] });
     const [a, b] = await Promise.all([service.waitFor(COMPANY, first.job_id), service.waitFor(COMPANY, second.job_id)]);
     checkJob(store, a);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { solve } from '../../src/index.js';
 import { assertFeasible } from '../helpers/checker.js';
 import { randomProblem, solomon } from '../helpers/problems.js';
+import { SolveHalted } from '../../src/solver/stop.js';
 
 describe('solve', () => {
   it('serves every customer of C101 feasibly within the fleet', () => {
@@ -40,6 +41,23 @@ describe('solve', () => {
     expect(r.stats.iterations).toBeLessThan(1_000_000);
     // once halted, the search does not go on polling: it returned right after the flag turned
     expect(polls).toBeLessThan(5000 + 100);
+  });
+
+  it('a halt before the search has a solution throws SolveHalted at the next phase boundary: a warm-up or spare seed whose thread is wanted has nothing to finish', () => {
+    const p = solomon('R105');
+    // halted from the start: it stops after the matrix, before the model
+    expect(() => solve(p, { timeLimit: 5, seed: 1 }, { halted: () => true })).toThrow(SolveHalted);
+    // halted while the regret start inserts its orders (it polls once a round): the start stops
+    // there, and the solve stops after it instead of inserting the orders it left out
+    let polls = 0;
+    const halted = () => ++polls > 10;
+    expect(() => solve(p, { timeLimit: 5, seed: 1 }, { halted })).toThrow(SolveHalted);
+    // (a few polls after the 11th: the round's own check, then the boundary's; an insertion of
+    // the orders left out or a search would poll hundreds of times more)
+    expect(polls).toBeGreaterThan(10);
+    expect(polls).toBeLessThanOrEqual(14);
+    // never halted: the same solve answers
+    assertFeasible(p, solve(p, { iterations: 50, seed: 1 }, { halted: () => false }));
   });
 
   it('answers with a full feasible solution even when the deadline has already passed', () => {
