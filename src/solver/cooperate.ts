@@ -35,8 +35,24 @@ import { Rng } from './rng.js';
 /** From this many orders on, a solve with a second thread free cooperates (measured at 500). */
 export const COOPERATE_FROM = 400;
 
-/** Share of the budget both threads search the whole problem before the sector epochs. */
-export const WHOLE_SHARE = 0.55;
+/**
+ * Share of the budget both threads search the whole problem before the sector epochs, where the
+ * budget leaves room for MIN_SECTOR_EPOCHS sector epochs after it (else less: `wholeShare`). Until
+ * session 36 it was 0.55 (five sector epochs at 4.5 s, three now). The 500-order city at 4.5 s of
+ * CPU a thread, in-process on the CPU clock (bench/coop-cpu.ts), variants in turns over the same
+ * seeds: 0.7 against 0.55 -1.70 km (standard error 0.77, 38 seeds) and again -1.57 km (se 0.83, 34
+ * other seeds); with no whole-day epoch at all (from the halves straight to the sectors) +1.43 km
+ * (se 0.67): the whole day on both threads is worth more than the work it throws away (one of its
+ * two searches), the sector epochs less than they cost (each task builds its model and neighbour
+ * lists again). bench/RESULTS.md, session 36.
+ */
+export const WHOLE_SHARE = 0.7;
+
+/** The whole-day epoch ends no earlier than this share (the share until session 36). */
+export const MIN_WHOLE_SHARE = 0.55;
+
+/** Sector epochs a budget must leave room for, for the whole-day epoch to take WHOLE_SHARE. */
+const MIN_SECTOR_EPOCHS = 2;
 
 /**
  * Share of the budget that, when the vehicles start from two depots or more, each thread first
@@ -81,7 +97,7 @@ export interface CoopRunner {
 
 /** How one cooperative solve cuts its budget (benchmarks vary it; the defaults are measured). */
 export interface CoopPlan {
-  /** Default WHOLE_SHARE. */
+  /** Default `wholeShare(timeLimit)`: WHOLE_SHARE where the budget leaves room. */
   wholeShare?: number;
   /** Default DEPOT_SHARE. */
   depotShare?: number;
@@ -109,10 +125,22 @@ export function joinHalves(problem: ProblemInput, parts: Array<SolveResult | nul
   return { routes, distance: sum('distance'), duration: sum('duration'), vehicles: routes.length, unassigned: [], stats: { elapsedMs: 0, iterations } };
 }
 
+/**
+ * The share of a budget of `timeLimit` seconds the whole-day epoch ends at: WHOLE_SHARE, less on a
+ * short budget so that MIN_SECTOR_EPOCHS sector epochs follow (2.5 s: 0.67), never below
+ * MIN_WHOLE_SHARE (so a budget cooperates from 1.78 s on, as before session 36).
+ */
+export function wholeShare(timeLimit: number, plan: CoopPlan = {}): number {
+  if (plan.wholeShare !== undefined) return plan.wholeShare;
+  // (2.05 epochs' time: the epochs' count below rounds down)
+  const room = 1 - ((MIN_SECTOR_EPOCHS + 0.05) * (plan.sectorEpochSec ?? SECTOR_EPOCH_SEC)) / timeLimit;
+  return Math.max(MIN_WHOLE_SHARE, Math.min(WHOLE_SHARE, room));
+}
+
 /** Sector epochs after the whole one for a budget of `timeLimit` seconds (0: no cooperation). */
 export function sectorEpochs(timeLimit: number, plan: CoopPlan = {}): number {
-  const n = Math.floor((timeLimit * (1 - (plan.wholeShare ?? WHOLE_SHARE))) / (plan.sectorEpochSec ?? SECTOR_EPOCH_SEC) + 1e-9);
-  return n < 2 ? 0 : Math.min(MAX_SECTOR_EPOCHS, n);
+  const n = Math.floor((timeLimit * (1 - wholeShare(timeLimit, plan))) / (plan.sectorEpochSec ?? SECTOR_EPOCH_SEC) + 1e-9);
+  return n < MIN_SECTOR_EPOCHS ? 0 : Math.min(MAX_SECTOR_EPOCHS, n);
 }
 
 /** Whether a solve of `problem` within `timeLimit` seconds on `threads` threads cooperates. */
@@ -135,7 +163,7 @@ export async function cooperate(
   const timeLimit = options.timeLimit ?? 1;
   const limitMs = timeLimit * 1000;
   const epochs = sectorEpochs(timeLimit, plan) + 1;
-  const wholeShare = plan.wholeShare ?? WHOLE_SHARE;
+  const wholeUntil = wholeShare(timeLimit, plan);
   const depotShare = plan.depotShare ?? DEPOT_SHARE;
   const seed = options.seed ?? 1;
   const objective = options.objective;
@@ -188,14 +216,14 @@ export async function cooperate(
     const parts = await Promise.all(halves.map((half, w) => runner.run(half, epochOptions(epochs, w, limitMs * depotShare), w === 0)));
     for (const r of parts) count(r);
     const joined = { routes: parts.flatMap((r) => r?.routes ?? []) };
-    const wholeMs = Math.max(1, limitMs * wholeShare - (now() - started));
+    const wholeMs = Math.max(1, limitMs * wholeUntil - (now() - started));
     // on a busy machine (less than minWholeCpuMs of CPU a thread in the whole epoch) the halves'
     // routes go on to the sector epochs as they are (MIN_WHOLE_CPU_MS)
     const share = clockSpent > 0 ? Math.min(1, cpuSpent / clockSpent) : 1;
-    const skip = wholeShare <= depotShare || share * wholeMs < minWholeCpuMs;
+    const skip = wholeUntil <= depotShare || share * wholeMs < minWholeCpuMs;
     const complete = skip ? joinHalves(problem, parts) : null;
     best = complete ?? (await whole(epochs + 1, wholeMs, joined));
-  } else best = await whole(0, limitMs * wholeShare);
+  } else best = await whole(0, limitMs * wholeUntil);
   if (best === null) throw new Error('cooperate: the main search gave no answer');
   for (let e = 1; e < epochs; e++) {
     const left = limitMs - (now() - started);

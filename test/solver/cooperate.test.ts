@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProblemInput, SolveOptions, SolveResult } from '../../src/model/input.js';
 import { SolverPool } from '../../src/pool/pool.js';
 import type { SolveTaskResult } from '../../src/pool/messages.js';
-import { COOPERATE_FROM, cooperate, cooperates, DEPOT_SHARE, joinHalves, MIN_WHOLE_CPU_MS, sectorEpochs, WHOLE_SHARE, type CoopRunner } from '../../src/solver/cooperate.js';
+import { COOPERATE_FROM, cooperate, cooperates, DEPOT_SHARE, joinHalves, MIN_WHOLE_CPU_MS, MIN_WHOLE_SHARE, sectorEpochs, WHOLE_SHARE, wholeShare, type CoopRunner } from '../../src/solver/cooperate.js';
 import { assertFeasible } from '../helpers/checker.js';
 import { randomProblem } from '../helpers/problems.js';
 
@@ -76,10 +76,22 @@ describe('cooperate', () => {
     expect(cooperates(input, {}, 1, 4.5)).toBe(false);
     expect(cooperates(input, { objective: 'vehicles' }, 2, 4.5)).toBe(false);
     expect(cooperates({ ...input, orders: input.orders.slice(0, COOPERATE_FROM - 1) }, {}, 2, 4.5)).toBe(false);
-    // 45 % of the budget in epochs of 0.4 s: 4.5 s gives five, 1.5 s none (fewer than two)
-    expect(sectorEpochs(4.5)).toBe(5);
-    expect(sectorEpochs(1.5)).toBe(0);
+    // the last 30 % of the budget in epochs of 0.4 s: 4.5 s gives three, 60 s the most (29)
+    expect(wholeShare(4.5)).toBe(WHOLE_SHARE);
+    expect(sectorEpochs(4.5)).toBe(3);
     expect(sectorEpochs(60)).toBe(29);
+    // a shorter budget ends the whole epoch sooner, so that two sector epochs follow: 2.5 s and 2 s
+    // give two; below 1.78 s (fewer than two after MIN_WHOLE_SHARE) none: no cooperation
+    for (const t of [2.5, 2, 1.8]) {
+      expect(wholeShare(t)).toBeLessThan(WHOLE_SHARE);
+      expect(wholeShare(t)).toBeGreaterThanOrEqual(MIN_WHOLE_SHARE);
+      expect(sectorEpochs(t)).toBe(2);
+    }
+    expect(sectorEpochs(1.7)).toBe(0);
+    expect(cooperates(input, {}, 2, 1.7)).toBe(false);
+    expect(cooperates(input, {}, 2, 1.8)).toBe(true);
+    // a plan's own share is kept as given
+    expect(wholeShare(2, { wholeShare: 0.3 })).toBe(0.3);
   });
 
   it('searches the whole problem on both threads, then sectors of the best routes on each thread; the answer is complete and feasible', async () => {
@@ -91,7 +103,7 @@ describe('cooperate', () => {
     expect([a.orders.length, b.orders.length]).toEqual([input.orders.length, input.orders.length]);
     expect([a.main, b.main]).toEqual([true, false]);
     expect(a.options.seed).not.toBe(b.options.seed);
-    expect(a.options.timeLimit).toBeCloseTo(2.5 * WHOLE_SHARE, 6);
+    expect(a.options.timeLimit).toBeCloseTo(2.5 * wholeShare(2.5), 6);
     // then sector epochs, two tasks each: every order and vehicle in exactly one of the two,
     // warm-started on its own routes, the cooling schedule going on where the epoch starts
     const sectors = sectorCalls(calls);
@@ -105,7 +117,7 @@ describe('cooperate', () => {
       expect(p.vehicles.filter((v) => q.vehicles.includes(v))).toEqual([]);
       for (const c of [p, q]) {
         expect(c.options.initialRoutes!.flatMap((x) => x.orderIds).sort()).toEqual([...c.orders].sort());
-        expect(c.options.schedule!.from).toBeGreaterThanOrEqual(WHOLE_SHARE - 0.05);
+        expect(c.options.schedule!.from).toBeGreaterThanOrEqual(wholeShare(2.5) - 0.05);
         expect(c.options.schedule!.to).toBeGreaterThan(c.options.schedule!.from);
       }
     }
@@ -181,7 +193,7 @@ describe('cooperate from two depots', () => {
     expect(byDepot(b)).toEqual(['corner']);
     expect(a.options.timeLimit).toBeCloseTo(2.5 * DEPOT_SHARE, 6);
     expect(a.options.seed).not.toBe(b.options.seed);
-    // then the whole day on both threads, warm-started on the routes of both halves, until WHOLE_SHARE
+    // then the whole day on both threads, warm-started on the routes of both halves, until wholeShare
     for (const w of [c, d]) {
       expect(w.orders).toHaveLength(ids.length);
       const warm = w.options.initialRoutes!;
@@ -189,7 +201,7 @@ describe('cooperate from two depots', () => {
         [...a.result!.routes, ...b.result!.routes].flatMap((x) => x.stops.map((s) => s.orderId)).sort(),
       );
       expect(w.options.schedule!.from).toBeGreaterThanOrEqual(DEPOT_SHARE - 0.05);
-      expect(w.options.schedule!.to).toBeCloseTo(WHOLE_SHARE, 1);
+      expect(w.options.schedule!.to).toBeCloseTo(wholeShare(2.5), 1);
     }
     expect([c.main, d.main]).toEqual([true, false]);
     expect(c.options.seed).not.toBe(d.options.seed);
@@ -208,9 +220,9 @@ describe('cooperate from two depots', () => {
     expect(calls[2].options.initialRoutes!.flatMap((x) => x.orderIds).sort()).toEqual(calls[0].result!.routes.flatMap((x) => x.stops.map((s) => s.orderId)).sort());
   });
   it('on a busy machine (the whole epoch would give a thread less than MIN_WHOLE_CPU_MS of CPU) the halves go straight on to the sector epochs: complete and feasible', async () => {
-    // at 2.5 s the whole epoch lasts (WHOLE_SHARE - DEPOT_SHARE) * 2.5 s; a share of a core that
+    // at 2.5 s the whole epoch lasts (wholeShare - DEPOT_SHARE) * 2.5 s; a share of a core that
     // gives each thread less than MIN_WHOLE_CPU_MS in it
-    const share = (0.5 * MIN_WHOLE_CPU_MS) / ((WHOLE_SHARE - DEPOT_SHARE) * 2500);
+    const share = (0.5 * MIN_WHOLE_CPU_MS) / ((wholeShare(2.5) - DEPOT_SHARE) * 2500);
     // a quarter of the vehicles at the corner, where fewer orders are: each half serves all its own
     const balanced: ProblemInput = { ...twoDepots, vehicles: input.vehicles.map((v, k) => (k % 4 === 1 ? { ...v, startDepot: 'corner', endDepot: 'corner' } : v)) };
     const { calls, runner, clock } = recorder(() => 2, undefined, share);
