@@ -64,7 +64,7 @@ const MIN_SECTOR_EPOCHS = 2;
  */
 export const DEPOT_SHARE = 0.3;
 
-/** Length of a sector epoch (about five in the rest of a 4.5 s budget); at most MAX_SECTOR_EPOCHS. */
+/** Length of a sector epoch (three in the rest of a 4.5 s budget); at most MAX_SECTOR_EPOCHS. */
 export const SECTOR_EPOCH_SEC = 0.4;
 export const MAX_SECTOR_EPOCHS = 29;
 
@@ -78,7 +78,10 @@ export const MAX_SECTOR_EPOCHS = 29;
  * thread's CPU time as on a share of a core, 8 seeds in turns, without the whole epoch against
  * with it (bench/RESULTS.md, session 29): at 1/8 of a core -8.4 km (shorter on 7 of 8); at 1/4
  * +2.2 km (3 of 8), at 1/2 -1.7 km (6 of 8), at a whole core +0.6 km (4 of 8). So only where the
- * whole epoch would get less than about 1/4 of a core: 200 ms at 4.5 s.
+ * whole epoch would get less than about 1/4 of a core: 200 ms at 4.5 s. Since the whole epoch
+ * lasts until WHOLE_SHARE = 0.7 (session 36) a thread at 1/8 of a core gets 225 ms in it, and it
+ * runs: 38 seeds in turns at 1/8 of a core, skipping it (a threshold of 300 ms) came out +3.06 km
+ * (standard error 1.55, shorter on 14 of 38; bench/coop-cpu.ts --share 0.125).
  */
 export const MIN_WHOLE_CPU_MS = 200;
 
