@@ -35,9 +35,6 @@ export default async function solveTask(task: SolveTask): Promise<SolveTaskResul
 
 async function solveOnThread(task: SolveTask): Promise<SolveResult> {
   const flag = task.stop === undefined ? undefined : new Int32Array(task.stop);
-  // asked to give the thread back before it began (a warm-up or spare seed a solve overtook): no
-  // model, no start to build; the scheduler drops a spare that fails (pool/scheduler.ts)
-  if (flag !== undefined && Atomics.load(flag, 0) !== 0) throw new Error('the task was stopped before it began');
   const env: SolveEnv = flag === undefined ? {} : { halted: () => Atomics.load(flag, 0) !== 0 };
   const share = task.cpuClock;
   if (share !== undefined && share > 0) env.now = () => threadCpuMs() / share;
@@ -48,6 +45,10 @@ async function solveOnThread(task: SolveTask): Promise<SolveResult> {
   }
   // as `solve`: the budget starts before validation
   const stop = solveStop(options, env);
+  // asked to give the thread back before it began (a warm-up or spare seed a solve overtook): no
+  // model, no start to build; the scheduler drops a spare that fails (pool/scheduler.ts). The
+  // steps before the search check again (SolveHalted, solver/stop.ts).
+  stop.checkHalted();
   const shared = task.matrix;
   if (shared !== undefined) env.matrix = (input) => obtainSharedMatrix(shared, input);
   if (task.key !== undefined && options.validate === false) {

@@ -160,9 +160,7 @@ export function constructStart(sol: SearchSolution, probe: RouteProbe, neighbour
   // solve keeps it instead of a half-built regret start completed by plain insertion at the end
   // (C109: 898 against 1218, RC205: 1490 against 1644).
   const savings = new SearchSolution(p, sol.costs);
-  const left = savingsConstruct(savings, neighbours);
-  stop.checkHalted();
-  regretInsert(savings, left, probe);
+  savingsInserted(savings, probe, neighbours, stop);
   // The savings start's local search runs only when the regret start was not cut short, the budget
   // is not spent and the solve is not past the share above; stopped there, what it reached is still
   // a whole solution. Polished or not, the savings start is kept when it is the better one (RC208 at
@@ -172,11 +170,16 @@ export function constructStart(sol: SearchSolution, probe: RouteProbe, neighbour
   if (better(savings, sol)) sol.restore(savings.snapshot());
 }
 
-/** Savings, regret insertion of what it leaves out, polished unless `env.timeUp` says stop. */
-function savingsStart(sol: SearchSolution, probe: RouteProbe, neighbours: { k: number; list: Int32Array }, env: LocalSearchEnv, stop: Stop): void {
+/** Savings, then regret insertion of what it leaves out (a halt between the two throws SolveHalted). */
+function savingsInserted(sol: SearchSolution, probe: RouteProbe, neighbours: { k: number; list: Int32Array }, stop: Stop): void {
   const left = savingsConstruct(sol, neighbours);
   stop.checkHalted();
   regretInsert(sol, left, probe);
+}
+
+/** savingsInserted, polished unless `env.timeUp` says stop. */
+function savingsStart(sol: SearchSolution, probe: RouteProbe, neighbours: { k: number; list: Int32Array }, env: LocalSearchEnv, stop: Stop): void {
+  savingsInserted(sol, probe, neighbours, stop);
   if (!env.timeUp()) polish(sol, probe, env);
 }
 

@@ -16,7 +16,7 @@ export type Clock = () => number;
 export class SolveHalted extends Error {
   override readonly name = 'SolveHalted';
   constructor() {
-    super('the solve was asked to stop before its search began');
+    super('the solve was stopped before it began its search');
   }
 }
 
