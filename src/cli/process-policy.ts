@@ -5,6 +5,14 @@
  * process goes on: the code that met them leaves its work pending and tries again. Anything
  * else is a programming error: logged, then the process exits 1 rather than run on in an unknown
  * state (a supervisor restarts it; accepted work is in the database and resumes).
+ *
+ * The process's own output is the exception to "operational": when stdout or stderr fails (its
+ * reader closed the pipe: a log collector that died, `| head`, a parent that went away), every
+ * further line, this policy's included, would fail the same way. Logged as operational, each failed
+ * line raised another: the process wrote the same EPIPE line forever at a full core (a cold
+ * `solve` whose parent had gone ran for minutes on a 2 s limit). So an error on stdout or stderr
+ * ends the process at once, with exit code 1 and nothing written, as Node itself does when nobody
+ * listens for it.
  */
 export function isOperational(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
@@ -31,6 +39,9 @@ export function installProcessPolicy(): void {
     process.stderr.write(line('fatal', `${kind} (programming error; exiting)`, error));
     process.exit(1);
   };
+  const outputGone = () => process.exit(1);
+  process.stdout.on('error', outputGone);
+  process.stderr.on('error', outputGone);
   process.on('unhandledRejection', handle('unhandled rejection'));
   process.on('uncaughtException', handle('uncaught exception'));
 }

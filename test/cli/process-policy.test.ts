@@ -1,14 +1,34 @@
 /** The process-wide policy for uncaught errors, in real child processes. */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isOperational } from '../../src/cli/process-policy.js';
+import { cliArgs } from '../helpers/cli-command.js';
 
 const policy = fileURLToPath(new URL('../../src/cli/process-policy.ts', import.meta.url));
 
 function child(body: string) {
   const script = `import { installProcessPolicy } from ${JSON.stringify(policy)};\ninstallProcessPolicy();\n${body}`;
   return spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+}
+
+/**
+ * Starts a child whose stdout and stderr the parent closes at once (a reader that went away);
+ * resolves to its exit code, or to 'still running' if it has not ended `withinMs` after that.
+ */
+async function withOutputGone(child: ChildProcess, withinMs: number): Promise<number | string> {
+  child.stdout!.destroy();
+  child.stderr!.destroy();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve('still running');
+    }, withinMs);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve(code ?? String(signal));
+    });
+  });
 }
 
 describe('process policy for errors nobody caught', () => {
@@ -41,5 +61,24 @@ describe('process policy for errors nobody caught', () => {
     expect(r.stdout).toBe('');
     const [l] = r.stderr.trim().split('\n').map((x) => JSON.parse(x));
     expect(l).toMatchObject({ level: 'fatal', err: { type: 'TypeError' } });
+  });
+
+  it('output whose reader went away ends the process (exit 1), it does not write the failure forever', async () => {
+    const script = `import { installProcessPolicy } from ${JSON.stringify(policy)};\ninstallProcessPolicy();\nsetInterval(() => process.stdout.write('line\\n'), 5);`;
+    const c = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // before: the EPIPE was "operational", its line to the closed stderr failed again, and so on at a full core
+    expect(await withOutputGone(c, 20_000)).toBe(1);
+  });
+
+  it('a solve whose caller went away ends when it would write its answer (the command as shipped, re-started for its compiler flag)', async () => {
+    const c = spawn(process.execPath, [...cliArgs(), 'solve', 'data/tiny/windows.json', '--time-limit', '0.3'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const restarted = ['-f', `^${process.execPath} .*--no-concurrent-recompilation.*data/tiny/windows.json`];
+    try {
+      expect(await withOutputGone(c, 30_000)).toBe(1);
+      // the re-started child ended too: no solve left running under this test's process
+      expect(spawnSync('pgrep', restarted, { encoding: 'utf8' }).stdout.trim()).toBe('');
+    } finally {
+      spawnSync('pkill', ['-KILL', ...restarted]);
+    }
   });
 });
