@@ -2,7 +2,7 @@
  * The planning-job city side by side with PyVRP (issue 42): is the jobs line (a 4.5 s job within
  * 1.0 % of 60 s jobs) a gap of this engine, or what the strongest open solver gets too?
  *
- *   npx tsx bench/city-peer.ts [--budgets 4.5,9] [--seeds 1-6] [--threads 1] [--peer ils|hgs] [--pyvrp DIR] [--cli dist/cli.js]
+ *   npx tsx bench/city-peer.ts [--budgets 4.5,9] [--seeds 1-6] [--threads 1] [--peer ils|hgs] [--instance city|road] [--pyvrp DIR] [--cli dist/cli.js]
  *
  * The problem is the one the job service builds for data/city/city.json (500 orders, 20 vehicles:
  * 12 vans and 8 trucks from two warehouses, windows on 299 orders, weight and volume, 27 orders
@@ -13,6 +13,9 @@
  * PyVRP reads the same matrices (metres rounded, seconds rounded up), weights in grams and volumes
  * in cm3 rounded up, a third load dimension that counts orders (the vans' 40), and a second
  * routing profile in which the tail-lift orders are out of a van's reach.
+ *
+ * `--instance road` runs the same city on its synthetic road graph (data/city-road/city-road.json:
+ * explicit, asymmetric distance and duration matrices, bench/road-city.ts).
  *
  * Both answers are judged the same way: each route's orders are put on its vehicle in our model
  * (src/model), every route must be feasible there, and the whole plan then passes the independent
@@ -32,6 +35,7 @@ import { SearchSolution } from '../src/route/search-solution.js';
 import { buildResult } from '../src/solver/result.js';
 import { checkSolution } from '../test/helpers/checker.js';
 import { cityProblem, loadCity } from './jobs-city.js';
+import { loadRoadCity } from './road-city.js';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -49,7 +53,10 @@ const peerName = peerKind === 'ils' ? 'PyVRP 0.14 (ILS)' : 'PyVRP 0.12 (HGS)';
 const python = join(pyvrpDir, `venv-${peerKind}/bin/python`);
 const script = fileURLToPath(new URL('./pyvrp-city.py', import.meta.url));
 
-const problem: ProblemInput = await cityProblem(loadCity());
+/** `--instance road`: the same city on its synthetic road graph (data/city-road: explicit, asymmetric matrices). */
+const instance = arg('instance', 'city');
+if (instance !== 'city' && instance !== 'road') throw new Error(`--instance takes city or road, not ${instance}`);
+const problem: ProblemInput = instance === 'road' ? loadRoadCity() : await cityProblem(loadCity());
 const dir = mkdtempSync(join(tmpdir(), 'city-peer-'));
 const problemFile = join(dir, 'city.json');
 writeFileSync(problemFile, JSON.stringify(problem));
@@ -71,7 +78,7 @@ for (const v of problem.vehicles) {
 const cap = (c: unknown) => c as { weight: number; volume: number };
 const exportInput = {
   locations: n,
-  coordinates: problem.matrix.kind === 'haversine' ? problem.matrix.coordinates : [],
+  coordinates: problem.matrix.kind === 'haversine' || problem.matrix.kind === 'explicit' ? (problem.matrix.coordinates ?? []) : [],
   distance: Array.from(matrix.distance, (d) => Math.round(d)),
   duration: Array.from(matrix.duration, (t) => Math.ceil(t - 1e-9)),
   blocked: problem.orders.filter((o) => (o.requiredFeatures ?? []).includes('tail-lift')).map((o) => o.location),
@@ -163,7 +170,7 @@ const median = (xs: number[]) => {
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 try {
-  console.log(`city: ${problem.orders.length} orders, ${problem.vehicles.length} vehicles in ${types.size} types; ours: ${cli} --threads ${threads}; PyVRP: ${python}`);
+  console.log(`${instance}: ${problem.orders.length} orders, ${problem.vehicles.length} vehicles in ${types.size} types; ours: ${cli} --threads ${threads}; PyVRP: ${python}`);
   const rows: string[] = [];
   for (const budget of budgets) {
     const a: number[] = [];
