@@ -72,7 +72,8 @@ describe('process policy for errors nobody caught', () => {
 
   it('a solve whose caller went away ends when it would write its answer (the command as shipped, re-started for its compiler flag)', async () => {
     const c = spawn(process.execPath, [...cliArgs(), 'solve', 'data/tiny/windows.json', '--time-limit', '0.3'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const restarted = ['-f', `^${process.execPath} .*--no-concurrent-recompilation.*data/tiny/windows.json`];
+    const node = process.execPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const restarted = ['-f', `^${node} .*--no-concurrent-recompilation.*data/tiny/windows\\.json`];
     try {
       expect(await withOutputGone(c, 30_000)).toBe(1);
       // the re-started child ended too: no solve left running under this test's process
