@@ -5,7 +5,7 @@
  * with a 60 s budget on the same instance (the median of `--reference-runs` of them, seeds 1, 3, ...).
  *
  *   npx tsx bench/jobs.ts [--runs 7] [--budget S] [--reference 60] [--reference-runs 1 | --reference-km K] [--threads 2] [--seeds N]
- *                         [--twin] [--overlap S] [--first-job [--first-job-after S]] [--cpu-clock [--cpu-share S]] [--trace] [--instance city|road]
+ *                         [--twin [--warm-jobs K]] [--overlap S] [--first-job [--first-job-after S]] [--cpu-clock [--cpu-share S]] [--trace] [--instance city|road]
  *
  * Without `--budget` the service's default budget for 500 orders (`defaultBudgetSec`); without
  * `--seeds` the service's default (one seed, plus a spare seed on each idle pool thread);
@@ -24,7 +24,9 @@
  * run (issue 42: "two 500-order city jobs at once on the two cores: each plan within 2 % of the
  * same job alone"): per run, the job alone in a child process, and the same job (same seed) in two
  * child processes at once, in turns (alone first on odd runs); each child warms up its own pool,
- * then all start together. Reports each twin's distance against the alone run's.
+ * then all start together. Reports each twin's distance against the alone run's. `--warm-jobs K`:
+ * each child first plans the city K times with other seeds, unmeasured (a worker host that has
+ * planned before; without it every measured job is its process's first real one).
  *
  * `--first-job` measures the first job of a service that has just started (a new pool each time),
  * in turns: `cold` submitted at once with no warm-up, `warm` after the service's own warm-up
@@ -211,7 +213,7 @@ async function pair(pool: SolverPool, budgetSec: number, seed: number, delaySec:
 
 /** A child process that plans the city once (`--single SEED`): it warms up, says `ready`, waits for a line on stdin, then prints its run as JSON. */
 function child(seed: number): { ready: Promise<void>; go: () => void; result: Promise<Run> } {
-  const args = ['--import', 'tsx', fileURLToPath(import.meta.url), '--single', String(seed), '--budget', String(budget), '--threads', String(threads), '--instance', instance];
+  const args = ['--import', 'tsx', fileURLToPath(import.meta.url), '--single', String(seed), '--budget', String(budget), '--threads', String(threads), '--instance', instance, '--warm-jobs', String(warmJobs)];
   if (seeds !== undefined) args.push('--seeds', String(seeds));
   if (cpuClock) args.push('--cpu-clock', '--cpu-share', String(cpuShare));
   if (trace) args.push('--trace');
@@ -241,6 +243,8 @@ async function together(seed: number, n: number): Promise<Run[]> {
 }
 
 const single = process.argv.includes('--single') ? arg('single', 1) : undefined;
+/** `--warm-jobs K` (with `--twin`): each child plans the city K times (other seeds, not measured) before its measured job. */
+const warmJobs = arg('warm-jobs', 0);
 const firstJob = process.argv.includes('--first-job');
 
 /** `--first-job`: the first job of a just-started service, without and with its warm-up (see the file's comment). */
@@ -317,6 +321,8 @@ else {
   try {
     if (single !== undefined) {
       await warmUp(pool);
+      // a worker host that has planned before: its threads' code compiled by real jobs
+      for (let k = 0; k < warmJobs; k++) await once(pool, budget, single + 1000 * (k + 1));
       process.stdout.write('ready\n');
       await new Promise<void>((r) => process.stdin.once('data', () => r()));
       process.stdout.write(JSON.stringify(await once(pool, budget, single)) + '\n');
