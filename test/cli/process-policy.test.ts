@@ -13,8 +13,8 @@ function child(body: string) {
 }
 
 /**
- * Starts a child whose stdout and stderr the parent closes at once (a reader that went away);
- * resolves to its exit code, or to 'still running' if it has not ended `withinMs` after that.
+ * Closes a started child's stdout and stderr at once, as a reader that went away would; resolves
+ * to its exit code, or to 'still running' (and kills it) if it has not ended `withinMs` after that.
  */
 async function withOutputGone(child: ChildProcess, withinMs: number): Promise<number | string> {
   child.stdout!.destroy();
