@@ -21,7 +21,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseSolomon } from '../src/io/solomon.js';
 import type { ProblemInput, SolveResult } from '../src/model/input.js';
-import { buildMatrix } from '../src/model/matrix.js';
+import { buildMatrix, type MatrixArray } from '../src/model/matrix.js';
 import { allocateSharedMatrix, omitMatrixInput, sharedMatrixBuilds, sharedMatrixRef } from '../src/model/shared-matrix.js';
 import type { SolveTask } from '../src/pool/messages.js';
 import { SolverPool } from '../src/pool/pool.js';
@@ -40,7 +40,7 @@ function explicitProblem(): ProblemInput {
   const rnd = lcg(19);
   const coordinates = Array.from({ length: 1000 }, (): [number, number] => [52.4 + rnd() * 0.2, 13.2 + rnd() * 0.4]);
   const m = buildMatrix({ kind: 'haversine', coordinates, speedKmh: 30 });
-  const rows = (a: Float64Array) => Array.from({ length: 1000 }, (_, i) => Array.from(a.subarray(i * 1000, (i + 1) * 1000)));
+  const rows = (a: MatrixArray) => Array.from({ length: 1000 }, (_, i) => Array.from(a.subarray(i * 1000, (i + 1) * 1000)));
   return {
     name: 'explicit-1000',
     matrix: { kind: 'explicit', distance: rows(m.distance), duration: rows(m.duration) },

@@ -4,17 +4,28 @@
  * A missing road is stored as `NO_ROAD`, a finite but enormous value: any route that uses it has a
  * huge time warp and distance, so it can never look feasible or cheap, and arithmetic on it never
  * produces NaN (as Infinity - Infinity would).
+ *
+ * Compact storage: when every value is a 32-bit float exactly (`compactMatrix`: haversine matrices,
+ * whose values this module rounds to 32-bit floats, and explicit matrices of such values, e.g.
+ * whole metres and seconds), the arrays are Float32Arrays. Every value reads back as the same
+ * number, so the search is the same; the arrays take half the memory, which the search reads at
+ * random. On the 500-order city (two matrices of 502 x 502) a search of the same iterations takes
+ * about a tenth less CPU alone, more when the other core is busy (bench/RESULTS.md, session 38).
  */
 import turfDistance from '@turf/distance';
 import type { MatrixInput } from './input.js';
 import { travelSeconds } from './travel-time.js';
 
-export const NO_ROAD = 1e12;
+/** A power of two (about 1.1e12), so that a 32-bit float holds it exactly. */
+export const NO_ROAD = 2 ** 40;
+
+/** A matrix's arrays: 64-bit floats, or 32-bit ones when every value fits (`compactMatrix`). */
+export type MatrixArray = Float64Array | Float32Array;
 
 export interface Matrix {
   size: number;
-  distance: Float64Array;
-  duration: Float64Array;
+  distance: MatrixArray;
+  duration: MatrixArray;
   /**
    * Row of each input location (`index[location]`), when the rows are not in input order (see
    * `locationOrder`); absent: location i is row i.
@@ -100,13 +111,44 @@ export function trunc1(d: number): number {
   return Math.floor(10 * d + 1e-9) / 10;
 }
 
+/** Whether `x` is a 32-bit float exactly. */
+const fits32 = (x: number) => Math.fround(x) === x;
+
+/**
+ * Whether every value of the matrix `m` describes is a 32-bit float exactly, so that it may be stored
+ * compactly: haversine matrices always (`buildMatrix` rounds their values to 32-bit floats: at most
+ * 0.6 mm in 10 km, 0.06 ms in 20 min), explicit ones when every given number is one (whole numbers
+ * below 2^24 are: metres and seconds as road engines give them), euclidean ones never (their
+ * values, e.g. trunc1's tenths, stay exact as 64-bit floats, as the benchmarks' conventions count
+ * them). Scans an explicit matrix once (size^2 values).
+ */
+export function compactMatrix(m: MatrixInput): boolean {
+  if (m.kind === 'haversine') return true;
+  if (m.kind === 'euclidean') return false;
+  for (const rows of [m.distance, m.duration]) {
+    for (const row of rows) {
+      for (let j = 0; j < row.length; j++) {
+        const x = row[j];
+        if (x !== null && x !== undefined && !fits32(x)) return false;
+      }
+    }
+  }
+  return true;
+}
+
+/** Empty arrays for `size` locations: 32-bit floats when `compact`. */
+export function matrixArrays(size: number, compact: boolean): { distance: MatrixArray; duration: MatrixArray } {
+  const n = size * size;
+  return compact ? { distance: new Float32Array(n), duration: new Float32Array(n) } : { distance: new Float64Array(n), duration: new Float64Array(n) };
+}
+
 export function matrixSize(m: MatrixInput): number {
   return m.kind === 'explicit' ? m.distance.length : m.coordinates.length;
 }
 
 /**
- * Fills `into` (zeroed arrays of size^2, e.g. over a SharedArrayBuffer: see shared-matrix.ts) or
- * new arrays. Only the diagonal is left unwritten, so it stays 0. With `index` (a permutation of
+ * Fills `into` (zeroed arrays of size^2, e.g. over a SharedArrayBuffer: see shared-matrix.ts; of
+ * 32-bit floats only where `compactMatrix` allows) or new arrays (compact where it allows). Only the diagonal is left unwritten, so it stays 0. With `index` (a permutation of
  * the locations, e.g. `locationOrder`), location i's row and column are index[i]; the values are
  * computed exactly as without it (the same pairs, the same direction).
  */
@@ -114,8 +156,7 @@ export function buildMatrix(m: MatrixInput, into?: Matrix, index?: Int32Array): 
   const n = matrixSize(m);
   if (into !== undefined && into.size !== n) throw new RangeError(`buildMatrix: the target holds ${into.size} locations, the input ${n}`);
   if (index !== undefined && index.length !== n) throw new RangeError(`buildMatrix: the index holds ${index.length} locations, the input ${n}`);
-  const distance = into?.distance ?? new Float64Array(n * n);
-  const duration = into?.duration ?? new Float64Array(n * n);
+  const { distance, duration } = into ?? matrixArrays(n, compactMatrix(m));
   const at = index ?? identity(n);
   if (m.kind === 'euclidean') {
     const speed = m.speed ?? 1;
@@ -140,12 +181,12 @@ export function buildMatrix(m: MatrixInput, into?: Matrix, index?: Int32Array): 
       const [lati, loni] = m.coordinates[i];
       for (let j = i + 1; j < n; j++) {
         const [latj, lonj] = m.coordinates[j];
-        // turf takes [lon, lat]
-        const d = turfDistance([loni, lati], [lonj, latj], { units: 'meters' }) * factor;
+        // turf takes [lon, lat]; both values rounded to 32-bit floats, whatever the arrays (compactMatrix)
+        const d = Math.fround(turfDistance([loni, lati], [lonj, latj], { units: 'meters' }) * factor);
         const ij = at[i] * n + at[j];
         const ji = at[j] * n + at[i];
         distance[ij] = distance[ji] = d;
-        duration[ij] = duration[ji] = travelSeconds(d, speedKmh, timeFactor);
+        duration[ij] = duration[ji] = Math.fround(travelSeconds(d, speedKmh, timeFactor));
       }
     }
   } else {

@@ -3,7 +3,7 @@
  * arrays; the input objects stay reachable for export.
  */
 import type { Objective, ProblemInput } from './input.js';
-import { buildMatrix, locationOrder, NO_ROAD, type Matrix } from './matrix.js';
+import { buildMatrix, locationOrder, NO_ROAD, type Matrix, type MatrixArray } from './matrix.js';
 
 /** Stands in for an absent time window or limit: finite, so segment arithmetic stays exact. */
 export const HORIZON = 1e15;
@@ -12,8 +12,8 @@ export interface Problem {
   input: ProblemInput;
   matrix: Matrix;
   /** Row-major distance / duration, `from * nLoc + to`. */
-  dist: Float64Array;
-  dur: Float64Array;
+  dist: MatrixArray;
+  dur: MatrixArray;
   nLoc: number;
   /** dist[i][j] === dist[j][i] everywhere (lets 2-opt price a reversal in O(1)). */
   symmetric: boolean;

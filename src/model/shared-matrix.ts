@@ -16,14 +16,15 @@
  * is not validated again (the builder validated the full input; the other fields are the same).
  */
 import type { MatrixInput, ProblemInput } from './input.js';
-import { buildMatrix, locationOrder, type Matrix } from './matrix.js';
+import { buildMatrix, compactMatrix, locationOrder, type Matrix } from './matrix.js';
 
 /** Plain data: structured clone passes the buffers by reference, so every thread sees one copy. */
 export interface SharedMatrix {
   size: number;
-  /** Int32Array [status, builds]; status: see UNCLAIMED, READY, FAILED (a positive value is the
-   *  token of the task building it); builds counts the matrices built for the solve, the shared one
-   *  and any private fallback copies (1 when every task shared). */
+  /** Int32Array [status, builds, layout, compact]; status: see UNCLAIMED, READY, FAILED (a positive
+   *  value is the token of the task building it); builds counts the matrices built for the solve,
+   *  the shared one and any private fallback copies (1 when every task shared); layout and compact:
+   *  see LAYOUT and COMPACT. */
   state: SharedArrayBuffer;
   distance: SharedArrayBuffer;
   duration: SharedArrayBuffer;
@@ -47,6 +48,12 @@ const STATUS = 0;
 const BUILDS = 1;
 /** 1 when the builder laid the rows out by `locationOrder` (the layout is in `rows`). */
 const LAYOUT = 2;
+/**
+ * 1 when the builder stored the values as 32-bit floats (`compactMatrix`, decided on the builder's
+ * thread, which scans an explicit matrix: not the posting thread's event loop), in the first half
+ * of each buffer; the buffers are sized for 64-bit floats either way.
+ */
+const COMPACT = 3;
 const UNCLAIMED = 0;
 const READY = -1;
 const FAILED = -2;
@@ -60,13 +67,13 @@ export class SharedMatrixError extends Error {
   override name = 'SharedMatrixError';
 }
 
-/** Zeroed buffers for `size` locations: 16 size^2 bytes. Throws RangeError when too large. */
+/** Zeroed buffers for `size` locations: 16 size^2 bytes (half of it used when the values are compact). Throws RangeError when too large. */
 export function allocateSharedMatrix(size: number): SharedMatrix {
   if (!Number.isInteger(size) || size < 0) throw new RangeError(`allocateSharedMatrix: bad size ${size}`);
   const bytes = 8 * size * size;
   return {
     size,
-    state: new SharedArrayBuffer(12),
+    state: new SharedArrayBuffer(16),
     distance: new SharedArrayBuffer(bytes),
     duration: new SharedArrayBuffer(bytes),
     rows: new SharedArrayBuffer(4 * size),
@@ -97,8 +104,11 @@ export function sharedMatrixReady(shared: SharedMatrix): boolean {
   return Atomics.load(new Int32Array(shared.state), STATUS) === READY;
 }
 
-function views(shared: SharedMatrix, index: Int32Array | undefined): Matrix {
-  const m: Matrix = { size: shared.size, distance: new Float64Array(shared.distance), duration: new Float64Array(shared.duration) };
+function views(shared: SharedMatrix, index: Int32Array | undefined, compact: boolean): Matrix {
+  const n = shared.size * shared.size;
+  const m: Matrix = compact
+    ? { size: shared.size, distance: new Float32Array(shared.distance, 0, n), duration: new Float32Array(shared.duration, 0, n) }
+    : { size: shared.size, distance: new Float64Array(shared.distance, 0, n), duration: new Float64Array(shared.duration, 0, n) };
   if (index !== undefined) m.index = index;
   return m;
 }
@@ -138,7 +148,9 @@ export function obtainSharedMatrix(ref: SharedMatrixRef, input: MatrixInput, opt
         index.set(layout);
         Atomics.store(state, LAYOUT, 1);
       }
-      const m = buildMatrix(input, views(ref, undefined), index);
+      const compact = compactMatrix(input);
+      if (compact) Atomics.store(state, COMPACT, 1);
+      const m = buildMatrix(input, views(ref, undefined, compact), index);
       Atomics.add(state, BUILDS, 1);
       Atomics.store(state, STATUS, READY);
       Atomics.notify(state, STATUS);
@@ -154,7 +166,7 @@ export function obtainSharedMatrix(ref: SharedMatrixRef, input: MatrixInput, opt
     Atomics.wait(state, STATUS, status, WAIT_SLICE_MS);
     status = Atomics.load(state, STATUS);
   }
-  if (status === READY) return views(ref, Atomics.load(state, LAYOUT) === 1 ? new Int32Array(ref.rows) : undefined);
+  if (status === READY) return views(ref, Atomics.load(state, LAYOUT) === 1 ? new Int32Array(ref.rows) : undefined, Atomics.load(state, COMPACT) === 1);
   const why = status === FAILED ? 'its builder failed' : 'it was not ready in time';
   if (ref.inputOmitted) throw new SharedMatrixError(`the shared matrix of this solve was not built (${why}), and this task has no matrix input of its own`);
   // a private copy: the same values, so the same search

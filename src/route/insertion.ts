@@ -13,7 +13,7 @@ import type { SearchRoute } from './search-route.js';
 
 const EPS = 1e-6;
 /** NO_ROAD / 2, as in probe.ts. */
-const ROADLESS = 5e11;
+const ROADLESS = 2 ** 39;
 
 export interface InsertionChoice {
   route: SearchRoute | null;

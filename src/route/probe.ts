@@ -18,7 +18,7 @@ import type { SearchRoute } from './search-route.js';
 
 // Local copies of EPS and NO_ROAD / 2: hot code reads no cross-module bindings.
 const EPS = 1e-6;
-const ROADLESS = 5e11;
+const ROADLESS = 2 ** 39;
 
 export class RouteProbe {
   // Fields that hold fractions start as -0 (a double: see DOUBLE in search-route.ts), reset to 0 in the constructor.

@@ -21,6 +21,14 @@ import { DEFAULT_TRAVEL_CURVE } from '../../src/model/travel-time.js';
 import type { ProblemInput, SolveResult } from '../../src/model/input.js';
 
 const TOL = 1e-6;
+/**
+ * The tolerance of a time comparison against `limit`: TOL relative to the time (0.04 s at 11:00 in
+ * seconds of the day). A haversine matrix's times are 32-bit floats (docs/engine.md): this checker
+ * writes the travel curve out again, and its arithmetic may land a 32-bit unit away on an arc (at
+ * most 2^-23 of it), which adds up along a route; an absolute 1e-6 would flag a route that waits
+ * exactly until a window's end.
+ */
+const tolAt = (limit: number) => TOL * Math.max(1, Math.abs(limit));
 
 function arcs(p: ProblemInput): (i: number, j: number) => { d: number; t: number } | null {
   const m = p.matrix;
@@ -38,12 +46,13 @@ function arcs(p: ProblemInput): (i: number, j: number) => { d: number; t: number
     return (i, j) => {
       const [la1, lo1] = m.coordinates[i];
       const [la2, lo2] = m.coordinates[j];
-      const d = i === j ? 0 : turfDistance([lo1, la1], [lo2, la2], { units: 'meters' }) * (m.detourFactor ?? 1.3);
+      // each value rounded to a 32-bit float, as documented (docs/engine.md, model/matrix.ts)
+      const d = i === j ? 0 : Math.fround(turfDistance([lo1, la1], [lo2, la2], { units: 'meters' }) * (m.detourFactor ?? 1.3));
       // the travel curve written out again (model/travel-time.ts), so that a slip there shows here
       const { townKmh, roadKmh, transitionM } = DEFAULT_TRAVEL_CURVE;
       const curve = d / (roadKmh / 3.6) + transitionM * (3.6 / townKmh - 3.6 / roadKmh) * (1 - Math.exp(-d / transitionM));
       const t = m.speedKmh === undefined ? curve : d / (m.speedKmh / 3.6);
-      return { d, t: t * (m.timeFactor ?? 1) };
+      return { d, t: Math.fround(t * (m.timeFactor ?? 1)) };
     };
   }
   return (i, j) => {
@@ -79,11 +88,11 @@ export function checkSolution(p: ProblemInput, r: SolveResult): string[] {
     const features = new Set(v.features ?? []);
     let loc = depots.get(v.startDepot)!;
     let t = route.start;
-    if (t < v.shift[0] - TOL) errs.push(`${where}: starts ${t} before the shift ${v.shift[0]}`);
+    if (t < v.shift[0] - tolAt(v.shift[0])) errs.push(`${where}: starts ${t} before the shift ${v.shift[0]}`);
     let dist = 0;
     // a day in progress: the fixed stops as given, then the rest from the vehicle's start
     const fixed = v.progress?.fixedStops ?? [];
-    if (v.progress === undefined && p.now !== undefined && t < p.now - TOL) errs.push(`${where}: starts ${t} before now ${p.now}`);
+    if (v.progress === undefined && p.now !== undefined && t < p.now - tolAt(p.now)) errs.push(`${where}: starts ${t} before now ${p.now}`);
     if (v.progress !== undefined) {
       if (route.fixed !== fixed.length) errs.push(`${where}: reports ${route.fixed} fixed stops, the vehicle has ${fixed.length}`);
       fixed.forEach((f, k) => {
@@ -117,10 +126,10 @@ export function checkSolution(p: ProblemInput, r: SolveResult): string[] {
         errs.push(`${where}: break ${k} ('${b.id}') is not one of the driver's`);
         return;
       }
-      if (b.start < w.window[0] - TOL || b.start > w.window[1] + TOL) errs.push(`${where}: break ${k} starts ${b.start} outside its window [${w.window}]`);
+      if (b.start < w.window[0] - tolAt(w.window[0]) || b.start > w.window[1] + tolAt(w.window[1])) errs.push(`${where}: break ${k} starts ${b.start} outside its window [${w.window}]`);
       if (!near(b.end - b.start, w.duration)) errs.push(`${where}: break ${k} lasts ${b.end - b.start}, not ${w.duration}`);
       if (!Number.isInteger(b.after) || b.after < fixed.length || b.after > route.stops.length) errs.push(`${where}: break ${k} after ${b.after} stops: not after the fixed stops and within the route`);
-      if (k > 0 && (b.after < taken[k - 1].after || b.start < taken[k - 1].end - TOL)) errs.push(`${where}: break ${k} overlaps or comes before break ${k - 1}`);
+      if (k > 0 && (b.after < taken[k - 1].after || b.start < taken[k - 1].end - tolAt(taken[k - 1].end))) errs.push(`${where}: break ${k} overlaps or comes before break ${k - 1}`);
     });
     /**
      * Takes the breaks on the arc before stop `si` (or the end depot) from time `from`, those ending
@@ -131,9 +140,9 @@ export function checkSolution(p: ProblemInput, r: SolveResult): string[] {
       let total = 0;
       let end = from;
       for (const [k, b] of taken.entries())
-        if (b.after === si && !used.has(k) && b.end <= until + TOL) {
+        if (b.after === si && !used.has(k) && b.end <= until + tolAt(until)) {
           used.add(k);
-          if (b.start < end - TOL) errs.push(`${where}: a break starts ${b.start} before the driver is free at ${end}`);
+          if (b.start < end - tolAt(end)) errs.push(`${where}: a break starts ${b.start} before the driver is free at ${end}`);
           total += b.end - b.start;
           end = b.end;
         }
@@ -184,7 +193,7 @@ export function checkSolution(p: ProblemInput, r: SolveResult): string[] {
         const pause = onArc(si, t, x.arrival);
         let arrival = t + a.t;
         if (pause.total > 0) {
-          if (x.arrival < t + a.t + pause.total - TOL) errs.push(`${where}: reload ${trip + 1} reached before the drive and the breaks`);
+          if (x.arrival < t + a.t + pause.total - tolAt(x.arrival)) errs.push(`${where}: reload ${trip + 1} reached before the drive and the breaks`);
           arrival = x.arrival;
         }
         const departure = arrival + (v.reloadTime ?? 0);
@@ -214,12 +223,12 @@ export function checkSolution(p: ProblemInput, r: SolveResult): string[] {
       let arrival = t + a.t;
       if (pause.total > 0) {
         // with breaks on the way the reported arrival stands if there was time to drive and rest
-        if (s.arrival < t + a.t + pause.total - TOL || s.arrival < pause.end - TOL)
+        if (s.arrival < t + a.t + pause.total - tolAt(s.arrival) || s.arrival < pause.end - tolAt(pause.end))
           errs.push(`${where}: order ${o.id} reached at ${s.arrival}, before ${t} + drive ${a.t} + breaks ${pause.total}`);
         arrival = s.arrival;
       }
       const start = Math.max(arrival, o.timeWindow ? o.timeWindow[0] : -Infinity);
-      if (o.timeWindow && start > o.timeWindow[1] + TOL) errs.push(`${where}: order ${o.id} served at ${start} after its window ends ${o.timeWindow[1]}`);
+      if (o.timeWindow && start > o.timeWindow[1] + tolAt(o.timeWindow[1])) errs.push(`${where}: order ${o.id} served at ${start} after its window ends ${o.timeWindow[1]}`);
       const departure = start + o.serviceTime;
       remW -= o.weight;
       remV -= o.volume;
@@ -239,17 +248,17 @@ export function checkSolution(p: ProblemInput, r: SolveResult): string[] {
     const pause = onArc(route.stops.length, t);
     let end = t + back.t;
     if (pause.total > 0) {
-      if (route.end < t + back.t + pause.total - TOL || route.end < pause.end - TOL) errs.push(`${where}: end ${route.end} leaves no time for the drive back and the breaks`);
+      if (route.end < t + back.t + pause.total - tolAt(route.end) || route.end < pause.end - tolAt(pause.end)) errs.push(`${where}: end ${route.end} leaves no time for the drive back and the breaks`);
       end = route.end;
     }
-    if (end > v.shift[1] + TOL) errs.push(`${where}: ends ${end} after the shift ${v.shift[1]}`);
+    if (end > v.shift[1] + tolAt(v.shift[1])) errs.push(`${where}: ends ${end} after the shift ${v.shift[1]}`);
     if (!near(route.end, end)) errs.push(`${where}: end reported ${route.end}, recomputed ${end}`);
     if (!near(route.distance, dist)) errs.push(`${where}: distance reported ${route.distance}, recomputed ${dist}`);
     if (!near(route.duration, end - route.start)) errs.push(`${where}: duration reported ${route.duration}, recomputed ${end - route.start}`);
     if (v.maxDistance !== undefined && dist > v.maxDistance + TOL) errs.push(`${where}: distance ${dist} > max ${v.maxDistance}`);
-    if (v.maxDuration !== undefined && end - route.start > v.maxDuration + TOL) errs.push(`${where}: duration ${end - route.start} > max ${v.maxDuration}`);
+    if (v.maxDuration !== undefined && end - route.start > v.maxDuration + tolAt(end)) errs.push(`${where}: duration ${end - route.start} > max ${v.maxDuration}`);
     if (v.maxOrders !== undefined && route.stops.length > v.maxOrders) errs.push(`${where}: ${route.stops.length} orders > max ${v.maxOrders}`);
-    if (taken.some((b) => b.end > end + TOL)) errs.push(`${where}: a break ends after the route`);
+    if (taken.some((b) => b.end > end + tolAt(end))) errs.push(`${where}: a break ends after the route`);
     total += dist;
     totalDur += end - route.start;
   });

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { MatrixInput, SolveResult } from '../../src/model/input.js';
-import { buildMatrix } from '../../src/model/matrix.js';
+import { buildMatrix, type MatrixArray } from '../../src/model/matrix.js';
 import { sharedMatrixBuilds } from '../../src/model/shared-matrix.js';
 import { haversineProvider } from '../../src/jobs/problem.js';
 import type { SolveTask } from '../../src/pool/messages.js';
@@ -16,7 +16,7 @@ afterAll(() => pool.destroy());
 /** A road matrix as OSRM gives it: explicit rows and no coordinates (here the haversine one written out). */
 async function explicit(points: ReadonlyArray<readonly [number, number]>): Promise<MatrixInput> {
   const m = buildMatrix(await haversineProvider({ speedKmh: SPEED_KMH, detourFactor: DETOUR })(points));
-  const rows = (a: Float64Array) => Array.from({ length: m.size }, (_, i) => Array.from(a.subarray(i * m.size, (i + 1) * m.size)));
+  const rows = (a: MatrixArray) => Array.from({ length: m.size }, (_, i) => Array.from(a.subarray(i * m.size, (i + 1) * m.size)));
   return { kind: 'explicit', distance: rows(m.distance), duration: rows(m.duration) };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MatrixInput } from '../../src/model/input.js';
-import { buildMatrix, hilbertIndex, locationOrder, NO_ROAD, trunc1 } from '../../src/model/matrix.js';
+import { buildMatrix, compactMatrix, hilbertIndex, locationOrder, NO_ROAD, trunc1 } from '../../src/model/matrix.js';
 import { buildProblem } from '../../src/model/problem.js';
 import { solve } from '../../src/solver/solve.js';
 import { assertFeasible } from '../helpers/checker.js';
@@ -23,9 +23,34 @@ describe('matrices', () => {
     const m = buildMatrix({ kind: 'haversine', coordinates: [[52, 13], [53, 13]], speedKmh: 36 });
     expect(m.distance[1] / 1.3).toBeGreaterThan(111_000);
     expect(m.distance[1] / 1.3).toBeLessThan(111_400);
-    expect(m.duration[1]).toBeCloseTo(m.distance[1] / 10, 9); // 36 km/h = 10 m/s
+    // 36 km/h = 10 m/s; every value rounded to a 32-bit float (relative error below 2^-24)
+    expect(m.duration[1]).toBe(Math.fround(m.distance[1] / 10));
     const plain = buildMatrix({ kind: 'haversine', coordinates: [[52, 13], [53, 13]], speedKmh: 36, detourFactor: 1 });
-    expect(m.distance[1] / plain.distance[1]).toBeCloseTo(1.3, 12);
+    expect(Math.abs(m.distance[1] / plain.distance[1] - 1.3)).toBeLessThan(1.3 * 2 ** -23);
+  });
+
+  it('haversine and whole-number explicit matrices are stored as 32-bit floats, with the same values', () => {
+    const h = buildMatrix({ kind: 'haversine', coordinates: [[52, 13], [53, 13.5], [52.5, 12.1]] });
+    expect(h.distance).toBeInstanceOf(Float32Array);
+    expect(h.duration).toBeInstanceOf(Float32Array);
+    for (let x = 0; x < 9; x++) expect(Math.fround(h.distance[x])).toBe(h.distance[x]);
+    // whole metres and seconds, and no road: compact, every value read back as given
+    const rows = { kind: 'explicit' as const, distance: [[0, 16_777_215, null], [3, 0, 7], [1, 2, 0]], duration: [[0, 60, null], [0.5, 0, 2.25], [1, 2, 0]] };
+    expect(compactMatrix(rows)).toBe(true);
+    const e = buildMatrix(rows);
+    expect(e.distance).toBeInstanceOf(Float32Array);
+    expect([e.distance[1], e.distance[2], e.duration[3], e.duration[5]]).toEqual([16_777_215, NO_ROAD, 0.5, 2.25]);
+    // one value a 32-bit float cannot hold (a tenth, or 2^24 + 1): 64-bit floats, exact
+    for (const odd of [0.1, 16_777_217]) {
+      const wide = { ...rows, duration: [[0, 60, null], [odd, 0, 2], [1, 2, 0]] };
+      expect(compactMatrix(wide)).toBe(false);
+      const m = buildMatrix(wide);
+      expect(m.duration).toBeInstanceOf(Float64Array);
+      expect(m.duration[3]).toBe(odd);
+    }
+    // euclidean (trunc1's tenths, the benchmarks' exact sums): 64-bit floats
+    expect(compactMatrix({ kind: 'euclidean', coordinates: [[0, 0], [3, 4]] })).toBe(false);
+    expect(buildMatrix({ kind: 'euclidean', coordinates: [[0, 0], [3, 4]], rounding: 'trunc1' }).distance).toBeInstanceOf(Float64Array);
   });
 
   it('explicit: null is no road, the diagonal is zero', () => {

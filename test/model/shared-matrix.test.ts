@@ -18,10 +18,13 @@ const coords: MatrixInput = { kind: 'euclidean', coordinates: [[0, 0], [3, 4], [
 const explicit: MatrixInput = { kind: 'explicit', distance: [[0, 1, null], [2, 0, 3], [4, 5, 0]], duration: [[0, 2, 2], [null, 0, 1], [1, 1, 0]] };
 // where the locations are: the rows are laid out along a Hilbert curve (location 2 first here)
 const placed: MatrixInput = { ...explicit, coordinates: [[52.5, 13.9], [52.6, 13.9], [52.4, 13.1]] };
+// compact (32-bit floats: haversine, whole numbers) and not (a tenth in an explicit matrix)
+const haversine: MatrixInput = { kind: 'haversine', coordinates: [[52.5, 13.9], [52.6, 13.9], [52.4, 13.1], [52.45, 13.5]] };
+const tenths: MatrixInput = { kind: 'explicit', distance: [[0, 1.1], [2, 0]], duration: [[0, 2], [1, 0]] };
 
 describe('the shared matrix', () => {
   it('the first task with the input builds into the shared buffers; the next one reads them', () => {
-    for (const input of [coords, explicit, placed]) {
+    for (const input of [coords, explicit, placed, haversine, tenths]) {
       const n = input.kind === 'explicit' ? input.distance.length : input.coordinates.length;
       const shared = allocateSharedMatrix(n);
       const a = obtainSharedMatrix(sharedMatrixRef(shared, 1, false), input);
@@ -30,9 +33,14 @@ describe('the shared matrix', () => {
       const own = buildMatrix(input, undefined, locationOrder(input));
       expect(Array.from(a.distance)).toEqual(Array.from(own.distance));
       expect(Array.from(a.duration)).toEqual(Array.from(own.duration));
+      // the waiter sees what the builder stored: the same values, in arrays of the same kind
+      expect(Array.from(b.distance)).toEqual(Array.from(own.distance));
+      expect(Array.from(b.duration)).toEqual(Array.from(own.duration));
+      for (const m of [a, b]) expect([m.distance.constructor, m.duration.constructor]).toEqual([own.distance.constructor, own.duration.constructor]);
+      expect(own.distance instanceof Float32Array).toBe(input === explicit || input === placed || input === haversine);
       expect(a.index).toEqual(own.index);
       expect(b.index).toEqual(own.index);
-      expect(own.index === undefined).toBe(input === explicit);
+      expect(own.index === undefined).toBe(input === explicit || input === tenths);
       if (input === placed) expect(Array.from(own.index!)).toEqual([2, 1, 0]);
       expect(a.distance.buffer).toBe(shared.distance);
       expect(b.distance.buffer).toBe(shared.distance);

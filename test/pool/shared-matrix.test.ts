@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ProblemInput, SolveOptions, SolveResult } from '../../src/model/input.js';
-import { buildMatrix, locationOrder } from '../../src/model/matrix.js';
+import { buildMatrix, locationOrder, type MatrixArray } from '../../src/model/matrix.js';
 import { allocateSharedMatrix, omitMatrixInput, sharedMatrixBuilds, sharedMatrixRef, type SharedMatrix } from '../../src/model/shared-matrix.js';
 import type { SolveTask } from '../../src/pool/messages.js';
 import { PoolTaskError, SolverPool } from '../../src/pool/pool.js';
@@ -17,7 +17,7 @@ afterAll(() => Promise.all([pool.destroy(), failing.destroy()]));
 /** The same problem with its matrix written out as explicit rows (duration = distance / speed). */
 function asExplicit(p: ProblemInput): ProblemInput {
   const m = buildMatrix(p.matrix);
-  const rows = (a: Float64Array) => Array.from({ length: m.size }, (_, i) => Array.from(a.subarray(i * m.size, (i + 1) * m.size)));
+  const rows = (a: MatrixArray) => Array.from({ length: m.size }, (_, i) => Array.from(a.subarray(i * m.size, (i + 1) * m.size)));
   return { ...p, matrix: { kind: 'explicit', distance: rows(m.distance), duration: rows(m.duration) } };
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { solve, solveParallel } from '../../src/index.js';
 import { assertFeasible } from '../helpers/checker.js';
 import type { ProblemInput } from '../../src/model/input.js';
-import { buildMatrix } from '../../src/model/matrix.js';
+import { buildMatrix, type MatrixArray } from '../../src/model/matrix.js';
 import { randomProblem, solomon } from '../helpers/problems.js';
 
 describe('solveParallel', () => {
@@ -31,7 +31,7 @@ describe('solveParallel', () => {
   it('one shared matrix for the threads gives the same answer as one matrix per thread (explicit matrix, two epochs)', async () => {
     const base = randomProblem({ orders: 30, vehicles: 5, seed: 9, windows: true });
     const m = buildMatrix(base.matrix);
-    const rows = (a: Float64Array) => Array.from({ length: m.size }, (_, i) => Array.from(a.subarray(i * m.size, (i + 1) * m.size)));
+    const rows = (a: MatrixArray) => Array.from({ length: m.size }, (_, i) => Array.from(a.subarray(i * m.size, (i + 1) * m.size)));
     const p: ProblemInput = { ...base, matrix: { kind: 'explicit', distance: rows(m.distance), duration: rows(m.duration) } };
     const options = { threads: 2, iterations: 4000, seed: 2 };
     const shared = await solveParallel(p, options);
@@ -46,7 +46,7 @@ describe('solveParallel', () => {
   it('an explicit matrix with coordinates is cut into sectors like a plane (one shared matrix, the sectors without its rows): feasible, every order served', async () => {
     const base = randomProblem({ orders: 70, vehicles: 20, seed: 5, capacity: 40, windows: true });
     const m = buildMatrix(base.matrix);
-    const rows = (a: Float64Array) => Array.from({ length: m.size }, (_, i) => Array.from(a.subarray(i * m.size, (i + 1) * m.size)));
+    const rows = (a: MatrixArray) => Array.from({ length: m.size }, (_, i) => Array.from(a.subarray(i * m.size, (i + 1) * m.size)));
     const latLon = base.matrix.kind === 'euclidean' ? base.matrix.coordinates.map(([x, y]): [number, number] => [y / 1000, x / 1000]) : [];
     const p: ProblemInput = { ...base, matrix: { kind: 'explicit', distance: rows(m.distance), duration: rows(m.duration), coordinates: latLon } };
     const epochs: number[] = [];

@@ -7,6 +7,7 @@ import { BaseOperator, probesStale } from '../operator.js';
 import type { SearchSolution } from '../../route/search-solution.js';
 import type { SearchRoute } from '../../route/search-route.js';
 import { applyMoveSegment, evalMoveSegment } from './move-segment.js';
+import type { MatrixArray } from '../../model/matrix.js';
 
 export class Relocate extends BaseOperator {
   readonly name: string;
@@ -130,7 +131,7 @@ export class Relocate extends BaseOperator {
  * rem[len] is the arc that closes the gap less the two arcs around the segment of len orders
  * (the routes' own arcs from arcDist), for len = 1..maxLen while the segment fits the route.
  */
-export function removalSide(rem: Float64Array, r: SearchRoute, i: number, maxLen: number, D: Float64Array, n: number): void {
+export function removalSide(rem: Float64Array, r: SearchRoute, i: number, maxLen: number, D: MatrixArray, n: number): void {
   const L = r.loc;
   const ad = r.arcDist;
   const prevI = L[i - 1];
