@@ -9,8 +9,10 @@
  * whose values this module rounds to 32-bit floats, and explicit matrices of such values, e.g.
  * whole metres and seconds), the arrays are Float32Arrays. Every value reads back as the same
  * number, so the search is the same; the arrays take half the memory, which the search reads at
- * random. On the 500-order city (two matrices of 502 x 502) a search of the same iterations takes
- * about a tenth less CPU alone, more when the other core is busy (bench/RESULTS.md, session 38).
+ * random, and which the two cores share (another process that streams memory on the other core
+ * slowed the search by 30-50 %). On the 500-order city (two matrices of 502 x 502) the same search
+ * took 8 % less CPU, and a job of the service ran about 9 % more iterations (bench/RESULTS.md,
+ * session 38).
  */
 import turfDistance from '@turf/distance';
 import type { MatrixInput } from './input.js';
@@ -148,8 +150,8 @@ export function matrixSize(m: MatrixInput): number {
 
 /**
  * Fills `into` (zeroed arrays of size^2, e.g. over a SharedArrayBuffer: see shared-matrix.ts; of
- * 32-bit floats only where `compactMatrix` allows) or new arrays (compact where it allows). Only the diagonal is left unwritten, so it stays 0. With `index` (a permutation of
- * the locations, e.g. `locationOrder`), location i's row and column are index[i]; the values are
+ * 32-bit floats only where `compactMatrix` allows) or new arrays (compact where it allows). Only
+ * the diagonal is left unwritten, so it stays 0. With `index` (a permutation of the locations, e.g. `locationOrder`), location i's row and column are index[i]; the values are
  * computed exactly as without it (the same pairs, the same direction).
  */
 export function buildMatrix(m: MatrixInput, into?: Matrix, index?: Int32Array): Matrix {
