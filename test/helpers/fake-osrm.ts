@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 /**
  * A real HTTP server on 127.0.0.1 playing OSRM's `/table/v1/{profile}/{coords}` service.
  * Road figures are made up but checkable: distance = 100000 x (|dlat| + |dlon|) metres, duration =
- * distance / 10 seconds. A point with latitude above 80 is an island: no road to or from it.
+ * distance / 10 seconds. A point with latitude above 80 is an island: no road to or from it. A point
+ * with latitude below -80 answers figures of 1e39 to and from it (finite in JSON, too large for a
+ * 32-bit float).
  */
 export interface FakeOsrm {
   url: string;
@@ -21,6 +23,7 @@ export const fakeRoad = {
   distance: (a: [number, number], b: [number, number]) => 100000 * (Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1])),
   duration: (a: [number, number], b: [number, number]) => fakeRoad.distance(a, b) / 10,
   island: (p: [number, number]) => p[0] > 80,
+  beyond: (p: [number, number]) => p[0] < -80,
 };
 
 export async function startFakeOsrm(): Promise<FakeOsrm> {
@@ -51,7 +54,13 @@ export async function startFakeOsrm(): Promise<FakeOsrm> {
     const destinations = pick('destinations');
     const table = (f: (a: [number, number], b: [number, number]) => number) =>
       sources.map((s) =>
-        destinations.map((d) => (s !== d && (fakeRoad.island(points[s]) || fakeRoad.island(points[d])) ? null : f(points[s], points[d]))),
+        destinations.map((d) =>
+          s !== d && (fakeRoad.island(points[s]) || fakeRoad.island(points[d]))
+            ? null
+            : s !== d && (fakeRoad.beyond(points[s]) || fakeRoad.beyond(points[d]))
+              ? 1e39
+              : f(points[s], points[d]),
+        ),
       );
     reply(200, { code: 'Ok', durations: table(fakeRoad.duration), distances: table(fakeRoad.distance) });
   });

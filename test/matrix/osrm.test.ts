@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MatrixProviderError, osrmMatrix } from '../../src/matrix/osrm.js';
+import { buildMatrix, compactMatrix } from '../../src/model/matrix.js';
 import { fakeRoad, startFakeOsrm, type FakeOsrm } from '../helpers/fake-osrm.js';
 
 const city: Array<[number, number]> = [
@@ -28,10 +29,22 @@ describe('osrm matrix provider', () => {
     for (let i = 0; i < city.length; i++) {
       for (let j = 0; j < city.length; j++) {
         const want = i === j ? 0 : fakeRoad.distance(city[i], city[j]);
-        expect(m.distance[i][j]).toBeCloseTo(want, 6);
-        expect(m.duration[i][j]).toBeCloseTo(i === j ? 0 : want / 10, 6);
+        // each figure rounded to a 32-bit float, so that the engine stores the matrix compactly
+        expect(m.distance[i][j]).toBe(Math.fround(want));
+        expect(m.duration[i][j]).toBe(Math.fround(want / 10));
       }
     }
+  });
+
+  it('the engine stores its answer as 32-bit floats; a figure too large for one is no road', async () => {
+    const m = await osrmMatrix(city, { url: osrm.url });
+    expect(compactMatrix(m)).toBe(true);
+    expect(buildMatrix(m).distance).toBeInstanceOf(Float32Array);
+    // 1e39 is a finite JSON number but no 32-bit float: null, as OSRM's own "no road"
+    const far = await osrmMatrix([...city.slice(0, 2), [-85, 13.4]], { url: osrm.url });
+    expect([far.distance[0][2], far.duration[2][1]]).toEqual([null, null]);
+    expect(far.distance[0][1]).toBe(Math.fround(fakeRoad.distance(city[0], city[1])));
+    expect(compactMatrix(far)).toBe(true);
   });
 
   it('one request when the table fits a block', async () => {
