@@ -11,7 +11,7 @@
  * number, so the search is the same; the arrays take half the memory, which the search reads at
  * random, and which the two cores share (another process that streams memory on the other core
  * slowed the search by 30-50 %). On the 500-order city (two matrices of 502 x 502) the same search
- * took 8 % less CPU, and a job of the service ran about 9 % more iterations (bench/RESULTS.md,
+ * took about 6 % less CPU, and a job of the service ran about 9 % more iterations (bench/RESULTS.md,
  * session 38).
  */
 import turfDistance from '@turf/distance';
