@@ -52,12 +52,14 @@ export function travelSeconds(metres: number, speedKmh: number | undefined, time
 
 /**
  * The same matrix with every travel time times `factor` (a company's speed factor): a haversine
- * matrix carries it as `timeFactor`; a given matrix (a road server's) gets its durations scaled,
- * `null` (no road) staying null. Distances never change.
+ * matrix carries it as `timeFactor`; a given matrix (a road server's) gets its durations scaled and
+ * rounded to 32-bit floats, as the road server's own figures are (src/matrix/osrm.ts: so that the
+ * engine keeps storing it compactly, model/matrix.ts `compactMatrix`), `null` (no road) staying
+ * null. Distances never change.
  */
 export function scaleTravelTimes(matrix: MatrixInput, factor: number): MatrixInput {
   if (factor === 1) return matrix;
   if (matrix.kind === 'haversine') return { ...matrix, timeFactor: (matrix.timeFactor ?? 1) * factor };
   if (matrix.kind === 'euclidean') return { ...matrix, speed: (matrix.speed ?? 1) / factor };
-  return { ...matrix, duration: matrix.duration.map((row) => row.map((t) => (t === null || t === undefined ? t : t * factor))) };
+  return { ...matrix, duration: matrix.duration.map((row) => row.map((t) => (t === null || t === undefined ? t : Math.fround(t * factor)))) };
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildMatrix } from '../../src/model/matrix.js';
+import { buildMatrix, compactMatrix } from '../../src/model/matrix.js';
 import { curveSeconds, DEFAULT_TRAVEL_CURVE, scaleTravelTimes, travelSeconds } from '../../src/model/travel-time.js';
 
 const metres = fc.double({ min: 0, max: 500_000, noNaN: true });
@@ -81,5 +81,12 @@ describe('the travel curve (model/travel-time.ts)', () => {
       distance: [[0, 1], [null, 0]],
       duration: [[0, 150], [null, 0]],
     });
+    // scaled times rounded to 32-bit floats (as OSRM's figures are): the engine keeps the matrix compact
+    const road = { kind: 'explicit' as const, distance: [[0, 1234.5], [987.25, 0]], duration: [[0, Math.fround(245.3)], [Math.fround(61.7), 0]] };
+    expect(compactMatrix(road)).toBe(true);
+    const scaled = scaleTravelTimes(road, 1.1);
+    expect(scaled.kind === 'explicit' && scaled.duration[0][1]).toBe(Math.fround(Math.fround(245.3) * 1.1));
+    expect(compactMatrix(scaled)).toBe(true);
+    expect(buildMatrix(scaled).duration).toBeInstanceOf(Float32Array);
   });
 });
