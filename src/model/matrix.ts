@@ -139,7 +139,7 @@ export function compactMatrix(m: MatrixInput): boolean {
 }
 
 /** Empty arrays for `size` locations: 32-bit floats when `compact`. */
-export function matrixArrays(size: number, compact: boolean): { distance: MatrixArray; duration: MatrixArray } {
+function matrixArrays(size: number, compact: boolean): { distance: MatrixArray; duration: MatrixArray } {
   const n = size * size;
   return compact ? { distance: new Float32Array(n), duration: new Float32Array(n) } : { distance: new Float64Array(n), duration: new Float64Array(n) };
 }
