@@ -5,7 +5,7 @@
  * with a 60 s budget on the same instance (the median of `--reference-runs` of them, seeds 1, 3, ...).
  *
  *   npx tsx bench/jobs.ts [--runs 7] [--budget S] [--reference 60] [--reference-runs 1 | --reference-km K] [--threads 2] [--seeds N]
- *                         [--twin [--warm-jobs K]] [--overlap S] [--first-job [--first-job-after S]] [--cpu-clock [--cpu-share S]] [--trace] [--instance city|road]
+ *                         [--twin [--warm-jobs K] [--null]] [--overlap S] [--first-job [--first-job-after S]] [--cpu-clock [--cpu-share S]] [--trace] [--instance city|road]
  *
  * Without `--budget` the service's default budget for 500 orders (`defaultBudgetSec`); without
  * `--seeds` the service's default (one seed, plus a spare seed on each idle pool thread);
@@ -26,7 +26,10 @@
  * child processes at once, in turns (alone first on odd runs); each child warms up its own pool,
  * then all start together. Reports each twin's distance against the alone run's. `--warm-jobs K`:
  * each child first plans the city K times with other seeds, unmeasured (a worker host that has
- * planned before; without it every measured job is its process's first real one).
+ * planned before; without it every measured job is its process's first real one). `--null`: each
+ * run also plans the same seed alone twice more, and the table gains a row of those two against the
+ * first alone run: the gaps that the run-to-run spread of one job alone gives, with no second job
+ * at all (the line's noise floor: each twin is compared to one noisy run alone).
  *
  * `--first-job` measures the first job of a service that has just started (a new pool each time),
  * in turns: `cold` submitted at once with no warm-up, `warm` after the service's own warm-up
@@ -286,32 +289,42 @@ async function firstJobs(): Promise<void> {
   }
 }
 const twin = process.argv.includes('--twin');
+/** `--null` (with `--twin`): the same seed alone twice more per run (see the file's comment). */
+const nullRuns = process.argv.includes('--null');
 
 /** Each seed alone in a child process, then in two at once (in turns); the children have their own pools. */
 async function twins(): Promise<void> {
-  const rows: Array<{ alone: Run; pair: Run[] }> = [];
+  const rows: Array<{ alone: Run; pair: Run[]; again: Run[] }> = [];
+  const show = (rs: Run[]) => rs.map((r) => `${r.km.toFixed(2)} km in ${(r.ms / 1000).toFixed(2)} s (${r.iterations} it, ${(r.cpuMs / 1000).toFixed(2)} s of CPU)`).join(', ');
   for (let i = 0; i < runs; i++) {
     const seed = 1 + i * seedStep;
-    let alone: Run;
-    let pairRuns: Run[];
-    if (i % 2 === 0) {
-      [alone] = await together(seed, 1);
-      pairRuns = await together(seed, 2);
-    } else {
-      pairRuns = await together(seed, 2);
-      [alone] = await together(seed, 1);
+    // in turns, so that a slow minute of the machine falls on each kind alike
+    const steps: Array<'alone' | 'pair' | 'again'> = nullRuns ? (i % 2 === 0 ? ['alone', 'again', 'pair', 'again'] : ['again', 'pair', 'again', 'alone']) : i % 2 === 0 ? ['alone', 'pair'] : ['pair', 'alone'];
+    let alone: Run | undefined;
+    let pairRuns: Run[] = [];
+    const again: Run[] = [];
+    for (const step of steps) {
+      if (step === 'pair') pairRuns = await together(seed, 2);
+      else if (step === 'alone') [alone] = await together(seed, 1);
+      else again.push(...(await together(seed, 1)));
     }
-    rows.push({ alone: alone!, pair: pairRuns });
-    console.error(`run ${i + 1}/${runs} (seed ${seed}): alone ${alone!.km.toFixed(2)} km in ${(alone!.ms / 1000).toFixed(2)} s (${alone!.iterations} it, ${(alone!.cpuMs / 1000).toFixed(2)} s of CPU); two at once ${pairRuns.map((r) => `${r.km.toFixed(2)} km in ${(r.ms / 1000).toFixed(2)} s (${r.iterations} it, ${(r.cpuMs / 1000).toFixed(2)} s of CPU)`).join(', ')}`);
+    rows.push({ alone: alone!, pair: pairRuns, again });
+    console.error(`run ${i + 1}/${runs} (seed ${seed}): alone ${show([alone!])}; two at once ${show(pairRuns)}${nullRuns ? `; alone again ${show(again)}` : ''}`);
   }
-  const gaps = rows.flatMap((r) => r.pair.map((p) => (100 * (p.km - r.alone.km)) / r.alone.km)).sort((a, b) => a - b);
-  const times = rows.flatMap((r) => r.pair.map((p) => p.ms)).sort((a, b) => a - b);
-  console.log(`| runs | budget | threads per process | alone: median km | two at once: median km | gap of each twin to its run alone (median / worst) | twin job time p50 | solver CPU a job, alone / twin (median) |`);
-  console.log('|---|---|---|---|---|---|---|---|');
+  const gapsOf = (pick: (r: (typeof rows)[number]) => Run[]) => rows.flatMap((r) => pick(r).map((p) => (100 * (p.km - r.alone.km)) / r.alone.km)).sort((a, b) => a - b);
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  console.log(`| runs | budget | threads per process | compared | alone: median km | compared: median km | gap of each to its run alone (median / mean / worst) | within 2 % | job time p50 | solver CPU a job, alone / compared (median) |`);
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   const med = (xs: number[]) => quantile([...xs].sort((a, b) => a - b), 0.5);
-  console.log(
-    `| ${runs} | ${budget} s | ${threads} | ${med(rows.map((r) => r.alone.km)).toFixed(2)} | ${med(rows.flatMap((r) => r.pair.map((p) => p.km))).toFixed(2)} | ${quantile(gaps, 0.5).toFixed(2)} % / ${gaps.at(-1)!.toFixed(2)} % | ${(quantile(times, 0.5) / 1000).toFixed(2)} s | ${(med(rows.map((r) => r.alone.cpuMs)) / 1000).toFixed(2)} s / ${(med(rows.flatMap((r) => r.pair.map((p) => p.cpuMs))) / 1000).toFixed(2)} s |`,
-  );
+  const row = (label: string, pick: (r: (typeof rows)[number]) => Run[]) => {
+    const g = gapsOf(pick);
+    const them = rows.flatMap(pick);
+    console.log(
+      `| ${runs} | ${budget} s | ${threads} | ${label} | ${med(rows.map((r) => r.alone.km)).toFixed(2)} | ${med(them.map((p) => p.km)).toFixed(2)} | ${quantile(g, 0.5).toFixed(2)} % / ${mean(g).toFixed(2)} % / ${g.at(-1)!.toFixed(2)} % | ${g.filter((x) => x <= 2).length} of ${g.length} | ${(med(them.map((p) => p.ms)) / 1000).toFixed(2)} s | ${(med(rows.map((r) => r.alone.cpuMs)) / 1000).toFixed(2)} s / ${(med(them.map((p) => p.cpuMs)) / 1000).toFixed(2)} s |`,
+    );
+  };
+  row('two at once (each twin)', (r) => r.pair);
+  if (nullRuns) row('the same job alone, run again', (r) => r.again);
 }
 
 if (twin) await twins();
