@@ -141,7 +141,8 @@ export function compactMatrix(m: MatrixInput): boolean {
 /** Empty arrays for `size` locations: 32-bit floats when `compact`. */
 function matrixArrays(size: number, compact: boolean): { distance: MatrixArray; duration: MatrixArray } {
   const n = size * size;
-  return compact ? { distance: new Float32Array(n), duration: new Float32Array(n) } : { distance: new Float64Array(n), duration: new Float64Array(n) };
+  const Values = compact ? Float32Array : Float64Array;
+  return { distance: new Values(n), duration: new Values(n) };
 }
 
 export function matrixSize(m: MatrixInput): number {
