@@ -9,12 +9,16 @@
  *
  *   npx tsx bench/coop-cpu.ts [--seeds 1-8] [--budget 4.5] [--share 1] [--variants base,single9] [--routes]
  *
+ * A `--share` below cooperate's CROWDED_BELOW_SHARE sends every solve on alone after its first
+ * epoch, as on a crowded machine, but here the one thread left keeps that share, where on a real
+ * machine it gets the core the other gave up: add `plan:crowdedBelowShare=0` to keep both threads.
+ *
  * Variants (run in turns for each seed, the order reversed on every other seed):
  * - `base`: cooperate as shipped (the job service's solve).
  * - `two`: two seeds on the whole day, the shorter kept (the service's `seedsPerSolve` 2).
  * - `single`: one thread, the same budget; `single2`: one thread, twice the budget (two threads'
  *   CPU on one): what cooperation is worth against one search given all the CPU.
- * - `plan:k=v;k=v`: cooperate with a CoopPlan (wholeShare, depotShare, sectorEpochSec, minWholeCpuMs),
+ * - `plan:k=v;k=v`: cooperate with a CoopPlan (wholeShare, depotShare, sectorEpochSec, crowdedBelowShare),
  *   e.g. `plan:sectorEpochSec=0.8`. (Session 30 also tried, through settings since removed, no depot
  *   halves, whole-day restarts instead of sectors and a hotter or colder cooling: bench/RESULTS.md.)
  * - `task:k=v;k=v` (or `fleet:`): cooperate as shipped, each task's options changed by its kind

@@ -5,7 +5,7 @@
  * with a 60 s budget on the same instance (the median of `--reference-runs` of them, seeds 1, 3, ...).
  *
  *   npx tsx bench/jobs.ts [--runs 7] [--budget S] [--reference 60] [--reference-runs 1 | --reference-km K] [--threads 2] [--seeds N]
- *                         [--twin [--warm-jobs K] [--null]] [--overlap S] [--first-job [--first-job-after S]] [--cpu-clock [--cpu-share S]] [--trace] [--instance city|road]
+ *                         [--twin [--warm-jobs K] [--null]] [--overlap S] [--first-job [--first-job-after S]] [--cpu-clock [--cpu-share S]] [--trace] [--instance city|road] [--plan 'k=v;k=v']
  *
  * Without `--budget` the service's default budget for 500 orders (`defaultBudgetSec`); without
  * `--seeds` the service's default (one seed, plus a spare seed on each idle pool thread);
@@ -43,7 +43,12 @@
  * epochs follow a clock that moves by each epoch's CPU time. The job times are still wall time.
  * `--cpu-share S` (with `--cpu-clock`) runs every thread's clock at 1/S of its CPU time: a job as
  * it would run on S of a core per thread, e.g. 0.5 for the twin case (two jobs on two cores at once,
- * the same wall budget) without a second job beside it.
+ * the same wall budget) without a second job beside it. Below cooperate's CROWDED_BELOW_SHARE the
+ * solve goes on alone after its first epoch, and the one thread keeps the share (a real machine
+ * would give it the core the other gave up): `--plan crowdedBelowShare=0` keeps both threads.
+ *
+ * `--plan 'k=v;k=v'` sets the cooperative solve's CoopPlan (solver/cooperate.ts) in every job,
+ * e.g. `crowdedBelowShare=0` for the solve as before session 40 (never alone when crowded).
  */
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
@@ -57,6 +62,7 @@ import { loadRoadCity } from './road-city.js';
 import type { MatrixProvider } from '../src/jobs/problem.js';
 import type { SolveRunner } from '../src/pool/scheduler.js';
 import type { SolveTaskResult } from '../src/pool/messages.js';
+import type { CoopPlan } from '../src/solver/cooperate.js';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -79,6 +85,19 @@ const instanceAt = process.argv.indexOf('--instance');
 const instance = instanceAt > 0 ? process.argv[instanceAt + 1] : 'city';
 if (instance !== 'city' && instance !== 'road') throw new Error(`--instance must be city or road, not ${instance}`);
 const cpuClock = process.argv.includes('--cpu-clock');
+/** `--plan 'k=v;k=v'`: the cooperative solve's CoopPlan (see the file's comment). */
+const planAt = process.argv.indexOf('--plan');
+const planText = planAt > 0 ? process.argv[planAt + 1] : undefined;
+const coopPlan: CoopPlan | undefined =
+  planText === undefined
+    ? undefined
+    : Object.fromEntries(
+        planText.split(';').map((kv) => {
+          const [k, v] = kv.split('=');
+          if (!Number.isFinite(Number(v))) throw new Error(`--plan takes k=v;k=v with numbers, not ${kv}`);
+          return [k, Number(v)];
+        }),
+      );
 const cpuShare = arg('cpu-share', 1);
 const trace = process.argv.includes('--trace');
 if (!(cpuShare > 0 && cpuShare <= 1)) throw new Error('--cpu-share takes a share of a core in (0, 1]');
@@ -176,6 +195,7 @@ function serviceFor(store: MemoryPlanningStore, pool: SolverPool, budgetSec: num
     seed,
     seedsPerSolve: seeds,
     abortGraceSec: cpuClock || warmUp ? 3600 : 30,
+    ...(coopPlan ? { coopPlan } : {}),
     ...(matrix ? { matrix } : {}),
     ...(onIterations ? { onSolved: ({ result }) => onIterations(result.stats.iterations) } : {}),
   });
@@ -220,6 +240,7 @@ function child(seed: number): { ready: Promise<void>; go: () => void; result: Pr
   if (seeds !== undefined) args.push('--seeds', String(seeds));
   if (cpuClock) args.push('--cpu-clock', '--cpu-share', String(cpuShare));
   if (trace) args.push('--trace');
+  if (planText !== undefined) args.push('--plan', planText);
   const proc = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
   let out = '';
   let onReady: () => void = () => undefined;

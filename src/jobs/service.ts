@@ -27,6 +27,7 @@ import { haversineProvider, type MatrixProvider } from './problem.js';
 import type { PlanningRequest } from '../contract/planning.js';
 import { JobRunner } from './runner.js';
 import { SolveScheduler, type SolveRunner } from '../pool/scheduler.js';
+import type { CoopPlan } from '../solver/cooperate.js';
 import { WARM_UP_SEC, warmUpProblem } from './warm-up.js';
 import type { JobView } from './view.js';
 
@@ -98,6 +99,8 @@ export interface JobServiceOptions {
   runJobs?: boolean;
   /** A job this service was running was taken over by another (its lease ran out); nothing written. */
   onLeaseLost?: (jobId: number) => void;
+  /** How a cooperative solve cuts its budget (SolveSchedulerOptions.coopPlan; benchmarks vary it). */
+  coopPlan?: CoopPlan;
 }
 
 export class JobService {
@@ -130,6 +133,7 @@ export class JobService {
       demand: () => this.runner.waiting,
       clock: options.solveClock,
       closedError: () => new JobServiceClosedError(),
+      coopPlan: options.coopPlan,
     }));
     const planner = new DatePlanner({
       store: options.store,

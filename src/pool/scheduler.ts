@@ -17,7 +17,7 @@ import { allocateSharedMatrix, omitMatrixInput, settleSharedTask, sharedMatrixRe
 import type { SolveTask } from './messages.js';
 import { PoolTaskError } from './pool.js';
 import { overrunVerdict, taskCpuBuffer, taskCpuMs, threadCpuKnowable } from './thread-cpu.js';
-import { cooperate, cooperates, type CoopRunner } from '../solver/cooperate.js';
+import { cooperate, cooperates, type CoopPlan, type CoopRunner } from '../solver/cooperate.js';
 
 /** What the scheduler needs of a pool (SolverPool fits). */
 export interface SolveRunner {
@@ -55,6 +55,8 @@ export interface SolveSchedulerOptions {
   clock?: () => number;
   /** The error a solve asked of a closed scheduler throws (default: a plain Error saying so). */
   closedError?: () => Error;
+  /** How a cooperative solve cuts its budget (default: cooperate's measured defaults; benchmarks vary it). */
+  coopPlan?: CoopPlan;
 }
 
 /** A solve (not a spare) that ran past its time limit plus the grace and was stopped. */
@@ -153,7 +155,7 @@ export class SolveScheduler {
     };
     try {
       const seed = this.options.seed ?? 1;
-      if (this.pool.size >= 2 && cooperates(problem, {}, 2, timeLimit)) await cooperate(problem, { timeLimit, seed }, runner, this.options.clock);
+      if (this.pool.size >= 2 && cooperates(problem, {}, 2, timeLimit)) await cooperate(problem, { timeLimit, seed }, runner, this.options.clock, this.options.coopPlan);
       // too short to cooperate: a seed on every thread, as a solve with spare seeds
       else await Promise.all(Array.from({ length: this.pool.size }, (_, i) => runner.run(problem, { timeLimit, seed: seed + i }, i === 0)));
       return !this.warmUpStopped;
@@ -198,7 +200,7 @@ export class SolveScheduler {
       const shareable = share.shared || problem.matrix.kind !== 'explicit';
       if (idle >= 2 && !demand() && shareable && cooperates(problem, objective, 2, timeLimit)) {
         const runner = this.threadsFor(problem, signal, share, undefined);
-        return cooperate(problem, { timeLimit, seed: first, ...objective }, runner, this.options.clock);
+        return cooperate(problem, { timeLimit, seed: first, ...objective }, runner, this.options.clock, this.options.coopPlan);
       }
       // a spare ends with the main search's budget, wherever its thread begins it: one that begins
       // late (behind a warm-up or another job's task that has not yet let its thread go) would

@@ -69,21 +69,22 @@ export const SECTOR_EPOCH_SEC = 0.4;
 export const MAX_SECTOR_EPOCHS = 29;
 
 /**
- * After the depot halves, the whole epoch runs only when it would give each thread at least this
- * much CPU time at the share of a core the halves' threads got (their answers' `cpuMs` against the
- * time they took); otherwise the halves' routes (when both served all their orders) go straight on
- * to the sector epochs. On a busy machine the whole epoch's new start on every order (the model,
- * neighbour lists and local search of 500 orders on each thread) costs most of the CPU it gets,
- * and one of its two searches is thrown away. The 500-order city at 4.5 s, every task timed by its
- * thread's CPU time as on a share of a core, 8 seeds in turns, without the whole epoch against
- * with it (bench/RESULTS.md, session 29): at 1/8 of a core -8.4 km (shorter on 7 of 8); at 1/4
- * +2.2 km (3 of 8), at 1/2 -1.7 km (6 of 8), at a whole core +0.6 km (4 of 8). So only where the
- * whole epoch would get less than about 1/4 of a core: 200 ms at 4.5 s. Since the whole epoch
- * lasts until WHOLE_SHARE = 0.7 (session 36) a thread at 1/8 of a core gets 225 ms in it, and it
- * runs: 38 seeds in turns at 1/8 of a core, skipping it (a threshold of 300 ms) came out +3.06 km
- * (standard error 1.55, shorter on 14 of 38; bench/coop-cpu.ts --share 0.125).
+ * Once the two threads of an epoch got less than this share of a core each (their answers' `cpuMs`
+ * against the time they took), the rest of the solve runs on one thread, on the whole problem.
+ * Two threads get half a core each, or less, when another process runs two solver threads on the
+ * same two cores (issue 42's twins: two worker hosts' jobs on one machine), and two cooperating
+ * threads at half speed plan worse than one thread: the whole epoch throws one of two slow
+ * searches away, and every short task pays its model and neighbour lists at half speed. When both
+ * jobs go on alone, each gets a core. A job alone gets 0.7-0.95 of a core a thread (the first job
+ * after a start the least: the engine's compiler threads still run).
+ * Measured in bench/RESULTS.md (session 40), `bench/jobs.ts --twin --runs 6`, in turns with and
+ * without: each twin against the same job alone 0.53 / 0.72 % mean (worst 2.21 / 2.13 %) against
+ * 1.67 / 1.27 % (3.69 / 3.09 %); beside 2 and 6 CPU hogs, where the thread given up goes partly to
+ * the hogs, the job alone no longer (615.15 / 623.34 against 616.17 / 624.88 km, medians of 6).
+ * Until session 40 a share that gave the whole epoch less than 200 ms of CPU a thread skipped it
+ * instead (session 29); going on alone covers that case too.
  */
-export const MIN_WHOLE_CPU_MS = 200;
+export const CROWDED_BELOW_SHARE = 0.6;
 
 /** Runs the searches of one cooperative solve on threads. */
 export interface CoopRunner {
@@ -94,7 +95,7 @@ export interface CoopRunner {
    * or fail (null): its work is then lost and nothing else. `deadline` (Date.now() ms), when
    * given, caps the search's time limit where it runs: the thread's start counts against it.
    * An answer may say how much CPU time its thread spent on it (`cpuMs`, the pool's answers do):
-   * the solve then knows the share of a core its threads get (see MIN_WHOLE_CPU_MS).
+   * the solve then knows the share of a core its threads get (see CROWDED_BELOW_SHARE).
    */
   run(problem: ProblemInput, options: SolveOptions, main: boolean, deadline?: number): Promise<(SolveResult & { cpuMs?: number }) | null>;
 }
@@ -107,8 +108,8 @@ export interface CoopPlan {
   depotShare?: number;
   /** Default SECTOR_EPOCH_SEC. */
   sectorEpochSec?: number;
-  /** Default MIN_WHOLE_CPU_MS. */
-  minWholeCpuMs?: number;
+  /** Default CROWDED_BELOW_SHARE (0: never alone). */
+  crowdedBelowShare?: number;
 }
 
 /**
@@ -176,32 +177,39 @@ export async function cooperate(
   const pivots = new Rng(seed * 71 + 5);
   const shapes = new Rng(seed * 53 + 11);
   let iterations = 0;
-  // the CPU time the answers' threads spent, and the time of the solve's clock they took
-  let cpuSpent = 0;
-  let clockSpent = 0;
-  const count = (r: (SolveResult & { cpuMs?: number }) | null) => {
-    if (r === null) return;
-    iterations += r.stats.iterations;
-    if (r.cpuMs !== undefined && r.stats.elapsedMs > 0) {
-      cpuSpent += r.cpuMs;
-      clockSpent += r.stats.elapsedMs;
-    }
+  const count = (r: SolveResult | null) => {
+    if (r !== null) iterations += r.stats.iterations;
   };
-  const minWholeCpuMs = plan.minWholeCpuMs ?? MIN_WHOLE_CPU_MS;
+  const crowdedBelow = plan.crowdedBelowShare ?? CROWDED_BELOW_SHARE;
+  // set once an epoch's two threads were crowded (CROWDED_BELOW_SHARE): one thread from then on
+  let alone = false;
+  const crowded = (rs: Array<(SolveResult & { cpuMs?: number }) | null>): boolean => {
+    let cpu = 0;
+    let clock = 0;
+    let threads = 0;
+    for (const r of rs)
+      if (r !== null && r.cpuMs !== undefined && r.stats.elapsedMs > 0) {
+        cpu += r.cpuMs;
+        clock += r.stats.elapsedMs;
+        threads++;
+      }
+    return threads >= 2 && cpu / clock < crowdedBelow;
+  };
   // the cooling schedule follows the time: an epoch of ms milliseconds from now covers that share
   const epochOptions = (e: number, w: number, ms: number): SolveOptions => {
     const from = Math.min(1, (now() - started) / limitMs);
     return { ...options, seed: seed + 7919 * (e * 2 + w) + w, timeLimit: Math.max(0.001, ms / 1000), schedule: { from, to: Math.min(1, from + ms / limitMs) } };
   };
 
-  /** Every free thread on the whole problem (from `from` when given); the best answer. */
+  /** Every free thread (one when alone) on the whole problem (from `from` when given); the best answer. */
   const whole = async (e: number, ms: number, from?: Pick<SolveResult, 'routes'>): Promise<SolveResult | null> => {
-    const threads = Math.max(1, Math.min(2, runner.free()));
+    const threads = alone ? 1 : Math.max(1, Math.min(2, runner.free()));
     const initialRoutes = from === undefined ? undefined : warmRoutes(from);
     const results = await Promise.all(
       Array.from({ length: threads }, (_, w) => runner.run(problem, { ...epochOptions(e, w, ms), ...(initialRoutes ? { initialRoutes } : {}) }, w === 0)),
     );
     let top: SolveResult | null = null;
+    if (crowded(results)) alone = true;
     for (const r of results) {
       if (r === null) continue;
       count(r);
@@ -216,26 +224,27 @@ export async function cooperate(
   // back in by regret insertion at the warm start.
   const halves = runner.free() >= 2 ? depotHalves(problem) : null;
   let best: SolveResult | null;
+  // crowded after the halves: the whole epoch takes the rest of the budget on one thread
+  let restTaken = false;
   if (halves !== null) {
     const parts = await Promise.all(halves.map((half, w) => runner.run(half, epochOptions(epochs, w, limitMs * depotShare), w === 0)));
     for (const r of parts) count(r);
     const joined = { routes: parts.flatMap((r) => r?.routes ?? []) };
-    const wholeMs = Math.max(1, limitMs * wholeUntil - (now() - started));
-    // on a busy machine (less than minWholeCpuMs of CPU a thread in the whole epoch) the halves'
-    // routes go on to the sector epochs as they are (MIN_WHOLE_CPU_MS)
-    const share = clockSpent > 0 ? Math.min(1, cpuSpent / clockSpent) : 1;
-    const skip = wholeUntil <= depotShare || share * wholeMs < minWholeCpuMs;
-    const complete = skip ? joinHalves(problem, parts) : null;
+    // crowded: the rest of the budget on one thread, from the halves' routes
+    alone = restTaken = crowded(parts);
+    const wholeMs = Math.max(1, limitMs * (alone ? 1 : wholeUntil) - (now() - started));
+    // (a plan whose whole epoch ends with the halves: their routes go on to the sector epochs)
+    const complete = !alone && wholeUntil <= depotShare ? joinHalves(problem, parts) : null;
     best = complete ?? (await whole(epochs + 1, wholeMs, joined));
   } else best = await whole(0, limitMs * wholeUntil);
   if (best === null) throw new Error('cooperate: the main search gave no answer');
-  for (let e = 1; e < epochs; e++) {
+  for (let e = 1; e < epochs && !restTaken; e++) {
     const left = limitMs - (now() - started);
     if (left <= 0) break;
     const slice = left / (epochs - e);
     let parts: Part[] | null = null;
     // a second thread, and every order served (a sector holds only routed orders)
-    if (best.unassigned.length === 0 && runner.free() >= 2) {
+    if (!alone && best.unassigned.length === 0 && runner.free() >= 2) {
       const angle = angles.next() * 2 * Math.PI;
       const pivot = pivots.next() < OFF_CENTRE_SHARE ? pivots.int(problem.orders.length) : undefined;
       parts = shapes.next() < HALVES_SHARE ? halveRoutes(problem, best, 2, angle) : splitRoutes(problem, best, 2, angle, pivot);
@@ -250,6 +259,7 @@ export async function cooperate(
       parts.map((part, w) => runner.run(part.problem, { ...epochOptions(e, w, slice), initialRoutes: part.initialRoutes, validate: false }, w === 0)),
     );
     for (const r of results) count(r);
+    if (crowded(results)) alone = true;
     const merged = mergeParts(problem, best, parts, results.map((r) => r ?? undefined), objective);
     if (betterScore(resultScore(merged, objective), resultScore(best, objective))) best = merged;
   }

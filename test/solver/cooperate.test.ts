@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProblemInput, SolveOptions, SolveResult } from '../../src/model/input.js';
 import { SolverPool } from '../../src/pool/pool.js';
 import type { SolveTaskResult } from '../../src/pool/messages.js';
-import { COOPERATE_FROM, cooperate, cooperates, DEPOT_SHARE, joinHalves, MIN_WHOLE_CPU_MS, MIN_WHOLE_SHARE, sectorEpochs, WHOLE_SHARE, wholeShare, type CoopRunner } from '../../src/solver/cooperate.js';
+import { COOPERATE_FROM, cooperate, cooperates, DEPOT_SHARE, joinHalves, CROWDED_BELOW_SHARE, MIN_WHOLE_SHARE, sectorEpochs, WHOLE_SHARE, wholeShare, type CoopRunner } from '../../src/solver/cooperate.js';
 import { assertFeasible } from '../helpers/checker.js';
 import { randomProblem } from '../helpers/problems.js';
 
@@ -154,6 +154,20 @@ describe('cooperate', () => {
     expect(r.distance).toBeLessThanOrEqual(firstBest + 1e-6);
   });
 
+  it('crowded in the whole epoch (its two threads got less than CROWDED_BELOW_SHARE of a core each), it goes on alone on the whole problem from its best, with no sectors', async () => {
+    const { calls, runner, clock } = recorder(() => 2, undefined, CROWDED_BELOW_SHARE / 2);
+    const r = await cooperate(input, { timeLimit: 2.5, seed: 8 }, runner, clock);
+    expectComplete(input, r);
+    expect(calls).toHaveLength(3);
+    expect(calls.map((c) => c.orders.length)).toEqual([ids.length, ids.length, ids.length]);
+    const last = calls[2];
+    expect(last.main).toBe(true);
+    expect(last.options.timeLimit).toBeCloseTo(2.5 * (1 - wholeShare(2.5)), 2);
+    expect(last.options.schedule!.to).toBe(1);
+    const firstBest = Math.min(calls[0].result!.distance, calls[1].result!.distance);
+    expect(r.distance).toBeLessThanOrEqual(firstBest + 1e-6);
+  });
+
   it('never cuts a solution that leaves orders out: they stay listed as unassigned', async () => {
     // one order heavier than every vehicle: no plan serves it
     const heavy: ProblemInput = { ...input, orders: input.orders.map((o, i) => (i === 0 ? { ...o, weight: 10_000 } : o)) };
@@ -219,28 +233,32 @@ describe('cooperate from two depots', () => {
     expect(calls[2].orders).toHaveLength(ids.length);
     expect(calls[2].options.initialRoutes!.flatMap((x) => x.orderIds).sort()).toEqual(calls[0].result!.routes.flatMap((x) => x.stops.map((s) => s.orderId)).sort());
   });
-  it('on a busy machine (the whole epoch would give a thread less than MIN_WHOLE_CPU_MS of CPU) the halves go straight on to the sector epochs: complete and feasible', async () => {
-    // at 2.5 s the whole epoch lasts (wholeShare - DEPOT_SHARE) * 2.5 s; a share of a core that
-    // gives each thread less than MIN_WHOLE_CPU_MS in it
-    const share = (0.5 * MIN_WHOLE_CPU_MS) / ((wholeShare(2.5) - DEPOT_SHARE) * 2500);
+  it('crowded (the halves\' threads got less than CROWDED_BELOW_SHARE of a core each): the rest of the budget on one thread, the whole day from the halves; complete and feasible', async () => {
     // a quarter of the vehicles at the corner, where fewer orders are: each half serves all its own
     const balanced: ProblemInput = { ...twoDepots, vehicles: input.vehicles.map((v, k) => (k % 4 === 1 ? { ...v, startDepot: 'corner', endDepot: 'corner' } : v)) };
+    const share = CROWDED_BELOW_SHARE - 0.1;
     const { calls, runner, clock } = recorder(() => 2, undefined, share);
     const r = await cooperate(balanced, { timeLimit: 2.5, seed: 4 }, runner, clock);
     expectComplete(balanced, r);
-    expect(calls.length).toBeGreaterThan(2);
-    // the halves, then sectors only: no task holds the whole day
-    const depots = (c: Call) => [...new Set(c.vehicles.map((id) => balanced.vehicles.find((v) => v.id === id)!.startDepot))];
-    expect(depots(calls[0])).toEqual(['d']);
-    expect(depots(calls[1])).toEqual(['corner']);
-    for (const c of calls) expect(c.orders.length).toBeLessThan(ids.length);
-    // the first sectors start from the halves' routes
-    const halvesRoutes = [...calls[0].result!.routes, ...calls[1].result!.routes].flatMap((x) => x.stops.map((s) => s.orderId)).sort();
-    expect([...calls[2].options.initialRoutes!, ...calls[3].options.initialRoutes!].flatMap((x) => x.orderIds).sort()).toEqual(halvesRoutes);
-    // and the same machine at a full core each runs the whole epoch
-    const idle = recorder(() => 2, undefined, 1);
+    // the two halves, then one task: the whole day, warm-started on both halves' routes, to the end
+    expect(calls).toHaveLength(3);
+    const [a, b, c] = calls;
+    expect(a.orders.length + b.orders.length).toBe(ids.length);
+    expect(c.orders).toHaveLength(ids.length);
+    expect(c.main).toBe(true);
+    expect(c.options.timeLimit).toBeCloseTo(2.5 * (1 - DEPOT_SHARE), 2);
+    expect(c.options.schedule!.to).toBe(1);
+    expect(c.options.initialRoutes!.flatMap((x) => x.orderIds).sort()).toEqual([...a.result!.routes, ...b.result!.routes].flatMap((x) => x.stops.map((s) => s.orderId)).sort());
+    // the same machine at a share of a core just above the line runs the whole epoch on both threads, then sectors
+    const idle = recorder(() => 2, undefined, CROWDED_BELOW_SHARE + 0.05);
     await cooperate(balanced, { timeLimit: 2.5, seed: 4 }, idle.runner, idle.clock);
-    expect(idle.calls[2].orders).toHaveLength(ids.length);
+    expect(idle.calls.slice(2, 4).map((c) => c.orders.length)).toEqual([ids.length, ids.length]);
+    expect(idle.calls.length).toBeGreaterThan(5);
+    expect(idle.calls.slice(4).every((c) => c.orders.length < ids.length)).toBe(true);
+    // and a plan that never goes alone, crowded or not
+    const never = recorder(() => 2, undefined, share);
+    await cooperate(balanced, { timeLimit: 2.5, seed: 4 }, never.runner, never.clock, { crowdedBelowShare: 0 });
+    expect(never.calls.slice(2, 4).map((c) => c.orders.length)).toEqual([ids.length, ids.length]);
   });
 
   it('joinHalves: the halves\' routes as one answer in the day\'s vehicle order, only when both came back and served all their orders', () => {
