@@ -59,6 +59,12 @@ export interface SolveSchedulerOptions {
   coopPlan?: CoopPlan;
 }
 
+/** This process's CPU time so far, ms: its pool threads, its main thread and the engine's own. */
+function processCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
 /** A solve (not a spare) that ran past its time limit plus the grace and was stopped. */
 export class SolveOverrunError extends Error {
   override readonly name = 'SolveOverrunError';
@@ -143,6 +149,7 @@ export class SolveScheduler {
     let task = 0;
     const runner: CoopRunner = {
       free: () => (this.warmUpStopped ? 1 : this.pool.size - this.threadsHeld()),
+      processCpuMs,
       run: (taskProblem, solveOptions, main, deadline) => {
         // after a stop the driver's next epoch gets nothing: the main search fails the warm-up
         if (this.warmUpStopped) return main ? Promise.reject(stopped) : Promise.resolve(null);
@@ -239,6 +246,7 @@ export class SolveScheduler {
     return {
       // this solve holds no thread between its epochs
       free: () => (demand() ? 1 : this.pool.size - this.threadsHeld()),
+      processCpuMs,
       run: (taskProblem, solveOptions, main, deadline) => {
         const work = taskProblem === problem ? share.task(task++) : share.part(taskProblem, task++);
         if (key !== undefined && taskProblem === problem) work.key = key;

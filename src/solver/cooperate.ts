@@ -25,7 +25,8 @@
  *
  * The threads come from the caller (`CoopRunner`): the job service runs each task on its pool, and
  * the second thread's task may give way to another job; from then on the solve goes on alone on
- * the whole problem. Pure apart from the runner: problems in, a solution out.
+ * the whole problem. It also goes on alone when another process's threads crowd its two on the same
+ * cores (CROWDED_BELOW_SHARE). Pure apart from the runner: problems in, a solution out.
  */
 import type { ProblemInput, SolveOptions, SolveResult } from '../model/input.js';
 import { canDecompose, depotHalves, halveRoutes, HALVES_SHARE, mergeParts, OFF_CENTRE_SHARE, splitRoutes, type Part } from './decompose.js';
@@ -70,17 +71,22 @@ export const MAX_SECTOR_EPOCHS = 29;
 
 /**
  * Once the two threads of an epoch got less than this share of a core each (their answers' `cpuMs`
- * against the time they took), the rest of the solve runs on one thread, on the whole problem.
- * Two threads get half a core each, or less, when another process runs two solver threads on the
- * same two cores (issue 42's twins: two worker hosts' jobs on one machine), and two cooperating
- * threads at half speed plan worse than one thread: the whole epoch throws one of two slow
- * searches away, and every short task pays its model and neighbour lists at half speed. When both
- * jobs go on alone, each gets a core. A job alone gets 0.7-0.95 of a core a thread (the first job
- * after a start the least: the engine's compiler threads still run).
- * Measured in bench/RESULTS.md (session 40), `bench/jobs.ts --twin --runs 6`, in turns with and
- * without: each twin against the same job alone 0.53 / 0.72 % mean (worst 2.21 / 2.13 %) against
- * 1.67 / 1.27 % (3.69 / 3.09 %); beside 2 and 6 CPU hogs, where the thread given up goes partly to
- * the hogs, the job alone no longer (615.15 / 623.34 against 616.17 / 624.88 km, medians of 6).
+ * against the time they took), and their process as a whole less than this share of a core a
+ * thread (`CoopRunner.processCpuMs`, when the runner tells it), the rest of the solve runs on one
+ * thread, on the whole problem. Two threads get half a core each, or less, when another process
+ * runs two solver threads on the same two cores (issue 42's twins: two worker hosts' jobs on one
+ * machine), and two cooperating threads at half speed plan worse than one thread: the whole epoch
+ * throws one of two slow searches away, and every short task pays its model and neighbour lists at
+ * half speed. When both jobs go on alone, each gets a core. The process's own share keeps apart
+ * threads slowed by their own process: the first jobs after a start, whose threads get 0.35-0.7 of
+ * a core while the engine's compiler runs beside them, and whose process gets a core a thread or
+ * more. Seen in session 40 (the 500-order city through bench/jobs.ts): a job alone 0.5-0.98 of a
+ * core a thread (the least in its process's first job), its process 0.79-1.0 (a job at a pool's
+ * start 0.8-2.6); each of two jobs at once 0.23-0.28, its process 0.45-0.54.
+ * Measured (bench/RESULTS.md, session 40), `bench/jobs.ts --twin [--null] --runs 6`, six runs
+ * against three before, the same day: each twin against the same job alone 0.53-0.98 % mean, worst
+ * 1.73-2.82 %, against 1.27-1.72 % and 3.09-4.07 %; a job alone and the first jobs after a start
+ * as before (they do not go alone).
  * Until session 40 a share that gave the whole epoch less than 200 ms of CPU a thread skipped it
  * instead (session 29); going on alone covers that case too.
  */
@@ -98,6 +104,13 @@ export interface CoopRunner {
    * the solve then knows the share of a core its threads get (see CROWDED_BELOW_SHARE).
    */
   run(problem: ProblemInput, options: SolveOptions, main: boolean, deadline?: number): Promise<(SolveResult & { cpuMs?: number }) | null>;
+  /**
+   * The CPU time of the whole process the threads run in so far, ms (all its threads: the engine's
+   * compiler and collector too). When given, an epoch counts as crowded only when the process as a
+   * whole also got less than CROWDED_BELOW_SHARE of a core a task: threads slowed by their own
+   * process's compiler (the first jobs after a start) are not crowded by another's.
+   */
+  processCpuMs?(): number;
 }
 
 /** How one cooperative solve cuts its budget (benchmarks vary it; the defaults are measured). */
@@ -183,7 +196,9 @@ export async function cooperate(
   const crowdedBelow = plan.crowdedBelowShare ?? CROWDED_BELOW_SHARE;
   // set once an epoch's two threads were crowded (CROWDED_BELOW_SHARE): one thread from then on
   let alone = false;
-  const crowded = (rs: Array<(SolveResult & { cpuMs?: number }) | null>): boolean => {
+  const processCpu = () => runner.processCpuMs?.() ?? NaN;
+  /** Whether an epoch's answers (begun when the process had used `cpu0` ms) were crowded. */
+  const crowded = (rs: Array<(SolveResult & { cpuMs?: number }) | null>, cpu0: number): boolean => {
     let cpu = 0;
     let clock = 0;
     let threads = 0;
@@ -193,7 +208,9 @@ export async function cooperate(
         clock += r.stats.elapsedMs;
         threads++;
       }
-    return threads >= 2 && cpu / clock < crowdedBelow;
+    if (threads < 2 || cpu / clock >= crowdedBelow) return false;
+    const ofProcess = (processCpu() - cpu0) / clock;
+    return Number.isNaN(ofProcess) || ofProcess < crowdedBelow;
   };
   // the cooling schedule follows the time: an epoch of ms milliseconds from now covers that share
   const epochOptions = (e: number, w: number, ms: number): SolveOptions => {
@@ -205,11 +222,12 @@ export async function cooperate(
   const whole = async (e: number, ms: number, from?: Pick<SolveResult, 'routes'>): Promise<SolveResult | null> => {
     const threads = alone ? 1 : Math.max(1, Math.min(2, runner.free()));
     const initialRoutes = from === undefined ? undefined : warmRoutes(from);
+    const cpu0 = processCpu();
     const results = await Promise.all(
       Array.from({ length: threads }, (_, w) => runner.run(problem, { ...epochOptions(e, w, ms), ...(initialRoutes ? { initialRoutes } : {}) }, w === 0)),
     );
     let top: SolveResult | null = null;
-    if (crowded(results)) alone = true;
+    if (crowded(results, cpu0)) alone = true;
     for (const r of results) {
       if (r === null) continue;
       count(r);
@@ -227,11 +245,12 @@ export async function cooperate(
   // crowded after the halves: the whole epoch takes the rest of the budget on one thread
   let restTaken = false;
   if (halves !== null) {
+    const cpu0 = processCpu();
     const parts = await Promise.all(halves.map((half, w) => runner.run(half, epochOptions(epochs, w, limitMs * depotShare), w === 0)));
     for (const r of parts) count(r);
     const joined = { routes: parts.flatMap((r) => r?.routes ?? []) };
     // crowded: the rest of the budget on one thread, from the halves' routes
-    alone = restTaken = crowded(parts);
+    alone = restTaken = crowded(parts, cpu0);
     const wholeMs = Math.max(1, limitMs * (alone ? 1 : wholeUntil) - (now() - started));
     // (a plan whose whole epoch ends with the halves: their routes go on to the sector epochs)
     const complete = !alone && wholeUntil <= depotShare ? joinHalves(problem, parts) : null;
@@ -255,11 +274,12 @@ export async function cooperate(
       if (r !== null && betterScore(resultScore(r, objective), resultScore(best, objective))) best = r;
       break;
     }
+    const cpu0 = processCpu();
     const results = await Promise.all(
       parts.map((part, w) => runner.run(part.problem, { ...epochOptions(e, w, slice), initialRoutes: part.initialRoutes, validate: false }, w === 0)),
     );
     for (const r of results) count(r);
-    if (crowded(results)) alone = true;
+    if (crowded(results, cpu0)) alone = true;
     const merged = mergeParts(problem, best, parts, results.map((r) => r ?? undefined), objective);
     if (betterScore(resultScore(merged, objective), resultScore(best, objective))) best = merged;
   }

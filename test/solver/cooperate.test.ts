@@ -32,16 +32,20 @@ interface Call {
  * The real pool; `free` and `answer` decide what the solve is told and what a task gives back.
  * `share`: the answers say their threads got this share of a core (their `cpuMs` set from it, so
  * what the solve decides on the CPU it gets does not depend on the machine's load); by default they
- * say nothing of their CPU time.
+ * say nothing of their CPU time. `processShare`: the runner tells the process's CPU time, that share
+ * of each task's time (by default it does not).
  */
-function recorder(free: (calls: Call[]) => number, answer: (call: Call, r: SolveResult) => SolveResult | null = (_, r) => r, share?: number) {
+function recorder(free: (calls: Call[]) => number, answer: (call: Call, r: SolveResult) => SolveResult | null = (_, r) => r, share?: number, processShare?: number) {
   const calls: Call[] = [];
+  // the process's CPU time, when the runner tells it: processShare of each task's time
+  let processMs = 0;
   // a virtual clock for cooperate's epochs: a task that settles moves it to the task's start plus
   // its own time limit, as on an idle machine, so the epochs do not depend on the machine's load
   let virtualMs = 0;
   const clock = () => virtualMs;
   const runner: CoopRunner = {
     free: () => free(calls),
+    ...(processShare === undefined ? {} : { processCpuMs: () => processMs }),
     run: async (problem, options, main) => {
       const call: Call = { orders: problem.orders.map((o) => o.id), vehicles: problem.vehicles.map((v) => v.id), options, main, result: null };
       calls.push(call);
@@ -49,6 +53,7 @@ function recorder(free: (calls: Call[]) => number, answer: (call: Call, r: Solve
       try {
         const { cpuMs: _measured, ...r } = (await pool.run({ problem, options })) as SolveTaskResult;
         call.result = answer(call, share === undefined ? r : { ...r, cpuMs: r.stats.elapsedMs * share } as SolveResult);
+        processMs += r.stats.elapsedMs * (processShare ?? 0);
       } finally {
         virtualMs = Math.max(virtualMs, startedMs + (options.timeLimit ?? 0) * 1000);
       }
@@ -255,6 +260,14 @@ describe('cooperate from two depots', () => {
     expect(idle.calls.slice(2, 4).map((c) => c.orders.length)).toEqual([ids.length, ids.length]);
     expect(idle.calls.length).toBeGreaterThan(5);
     expect(idle.calls.slice(4).every((c) => c.orders.length < ids.length)).toBe(true);
+    // threads slowed by their own process (its compiler: the process got a core a task) are not crowded
+    const own = recorder(() => 2, undefined, share, 1);
+    await cooperate(balanced, { timeLimit: 2.5, seed: 4 }, own.runner, own.clock);
+    expect(own.calls.slice(2, 4).map((c) => c.orders.length)).toEqual([ids.length, ids.length]);
+    // by another's (the process too got less than the line), they are
+    const other = recorder(() => 2, undefined, share, share);
+    await cooperate(balanced, { timeLimit: 2.5, seed: 4 }, other.runner, other.clock);
+    expect(other.calls.map((c) => c.orders.length).slice(2)).toEqual([ids.length]);
     // and a plan that never goes alone, crowded or not
     const never = recorder(() => 2, undefined, share);
     await cooperate(balanced, { timeLimit: 2.5, seed: 4 }, never.runner, never.clock, { crowdedBelowShare: 0 });
