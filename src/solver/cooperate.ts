@@ -83,10 +83,10 @@ export const MAX_SECTOR_EPOCHS = 29;
  * more. Seen in session 40 (the 500-order city through bench/jobs.ts): a job alone 0.5-0.98 of a
  * core a thread (the least in its process's first job), its process 0.79-1.0 (a job at a pool's
  * start 0.8-2.6); each of two jobs at once 0.23-0.28, its process 0.45-0.54.
- * Measured (bench/RESULTS.md, session 40), `bench/jobs.ts --twin [--null] --runs 6`, six runs
- * against three before, the same day: each twin against the same job alone 0.53-0.98 % mean, worst
+ * Measured (bench/RESULTS.md, session 40), `bench/jobs.ts --twin [--null] --runs 6`, eight runs
+ * against three before, the same day: each twin against the same job alone 0.28-0.98 % mean, worst
  * 1.73-2.82 %, against 1.27-1.72 % and 3.09-4.07 %; a job alone and the first jobs after a start
- * as before (they do not go alone).
+ * as before (they do not go alone); beside two or six CPU hogs no loss seen.
  * Until session 40 a share that gave the whole epoch less than 200 ms of CPU a thread skipped it
  * instead (session 29); going on alone covers that case too.
  */
