@@ -47,6 +47,7 @@ import { threadCpuMs } from '../src/pool/thread-clock.js';
 import { cooperate, type CoopPlan, type CoopRunner } from '../src/solver/cooperate.js';
 import { solveStop, solveValid } from '../src/solver/solve-core.js';
 import { cityProblem, loadCity } from './jobs-city.js';
+import { parseNumbers } from './plan-spec.js';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -92,15 +93,6 @@ function inProcess(taskOptions: (kind: 'half' | 'whole' | 'sector', options: Sol
   return { runner, clock: () => virtual, tasks };
 }
 
-function parsePlan(spec: string): CoopPlan {
-  const plan: Record<string, number | string | boolean | number[]> = {};
-  for (const kv of spec.split(';').filter(Boolean)) {
-    const [k, v] = kv.split('=');
-    plan[k] = v.includes(':') ? v.split(':').map(Number) : v === 'true' ? true : v === 'false' ? false : Number.isNaN(Number(v)) ? v : Number(v);
-  }
-  return plan as CoopPlan;
-}
-
 async function run(variant: string, seed: number): Promise<{ r: SolveResult; cpuSec: number; tasks: string[] }> {
   const cpu0 = threadCpuMs();
   if (variant === 'two') {
@@ -121,7 +113,7 @@ async function run(variant: string, seed: number): Promise<{ r: SolveResult; cpu
     // the task's budget); keep=1: the search after it adds no route (`keepFleet`); ta, tb: the
     // task's share of the cooling schedule mapped onto [ta, tb] (tb > 1 ends colder than
     // improve.ts's end temperature, ta < 0 starts hotter)
-    const f = parsePlan(variant.slice(variant.indexOf(':') + 1)) as Record<string, number>;
+    const f = parseNumbers(variant.slice(variant.indexOf(':') + 1), variant.slice(0, variant.indexOf(':') + 1));
     const ta = f.ta ?? 0;
     const tb = f.tb ?? 1;
     const { runner, clock, tasks } = inProcess((kind, o) => {
@@ -135,7 +127,7 @@ async function run(variant: string, seed: number): Promise<{ r: SolveResult; cpu
     const r = await cooperate(problem, { timeLimit: budget, seed }, runner, clock);
     return { r, cpuSec: (threadCpuMs() - cpu0) / 1000, tasks };
   }
-  const plan = variant === 'base' ? {} : parsePlan(variant.replace(/^plan:/, ''));
+  const plan: CoopPlan = variant === 'base' ? {} : parseNumbers(variant.replace(/^plan:/, ''), 'plan:');
   const { runner, clock, tasks } = inProcess();
   const r = await cooperate(problem, { timeLimit: budget, seed }, runner, clock, plan);
   return { r, cpuSec: (threadCpuMs() - cpu0) / 1000, tasks };

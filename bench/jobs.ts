@@ -58,6 +58,7 @@ import type { MemoryPlanningStore } from '../src/jobs/memory-store.js';
 import { JobService, defaultBudgetSec } from '../src/jobs/service.js';
 import { SolverPool } from '../src/pool/pool.js';
 import { cityStore, loadCity } from './jobs-city.js';
+import { parseNumbers } from './plan-spec.js';
 import { loadRoadCity } from './road-city.js';
 import type { MatrixProvider } from '../src/jobs/problem.js';
 import type { SolveRunner } from '../src/pool/scheduler.js';
@@ -88,16 +89,7 @@ const cpuClock = process.argv.includes('--cpu-clock');
 /** `--plan 'k=v;k=v'`: the cooperative solve's CoopPlan (see the file's comment). */
 const planAt = process.argv.indexOf('--plan');
 const planText = planAt > 0 ? process.argv[planAt + 1] : undefined;
-const coopPlan: CoopPlan | undefined =
-  planText === undefined
-    ? undefined
-    : Object.fromEntries(
-        planText.split(';').map((kv) => {
-          const [k, v] = kv.split('=');
-          if (!Number.isFinite(Number(v))) throw new Error(`--plan takes k=v;k=v with numbers, not ${kv}`);
-          return [k, Number(v)];
-        }),
-      );
+const coopPlan: CoopPlan | undefined = planText === undefined ? undefined : parseNumbers(planText, '--plan');
 const cpuShare = arg('cpu-share', 1);
 const trace = process.argv.includes('--trace');
 if (!(cpuShare > 0 && cpuShare <= 1)) throw new Error('--cpu-share takes a share of a core in (0, 1]');

@@ -17,6 +17,7 @@ import { allocateSharedMatrix, omitMatrixInput, settleSharedTask, sharedMatrixRe
 import type { SolveTask } from './messages.js';
 import { PoolTaskError } from './pool.js';
 import { overrunVerdict, taskCpuBuffer, taskCpuMs, threadCpuKnowable } from './thread-cpu.js';
+import { processCpuMs } from './thread-clock.js';
 import { cooperate, cooperates, type CoopPlan, type CoopRunner } from '../solver/cooperate.js';
 
 /** What the scheduler needs of a pool (SolverPool fits). */
@@ -57,12 +58,6 @@ export interface SolveSchedulerOptions {
   closedError?: () => Error;
   /** How a cooperative solve cuts its budget (default: cooperate's measured defaults; benchmarks vary it). */
   coopPlan?: CoopPlan;
-}
-
-/** This process's CPU time so far, ms: its pool threads, its main thread and the engine's own. */
-function processCpuMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
 }
 
 /** A solve (not a spare) that ran past its time limit plus the grace and was stopped. */

@@ -24,7 +24,8 @@ const buf = Buffer.alloc(64);
 let lastWall = -Infinity;
 let last = 0;
 
-function processCpuMs(): number {
+/** The CPU time of the whole process so far, ms: every thread's (the pool's, the main thread's, the engine's own). */
+export function processCpuMs(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 }
